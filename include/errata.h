@@ -1,0 +1,217 @@
+/*
+ * errata.h — the public C API of liberrata.
+ *
+ * Errata is a structured failure knowledge base. This header is the only one a user of the
+ * library includes: it opens a compiled index, looks up error text, renders answers, validates
+ * knowledge-base records and builds an index from them. The errata command, the HTTP API and the
+ * MCP server are written against exactly this API.
+ *
+ * Conventions:
+ * - Every function that can fail returns an errata_code and, when given a non-NULL
+ *   errata_error, fills it with a message that names the place (file, line, field).
+ * - Objects returned through an out-pointer are owned by the caller and freed with the matching
+ *   *_free function. Pointers returned by accessors are owned by their parent object and stay
+ *   valid until that object is freed. A result (and any record it refers to) must not outlive
+ *   the errata_db it came from.
+ * - An errata_db may be shared by many threads at once for lookups and record reads.
+ * - Strings are UTF-8 and NUL-terminated unless a length is given.
+ */
+#ifndef ERRATA_H
+#define ERRATA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ERRATA_VERSION "0.1.0"
+
+/* The format of the index file this library reads and writes. A file of another format is
+ * reported as stale and must be rebuilt with errata_build(). */
+#define ERRATA_INDEX_FORMAT 1
+
+typedef enum {
+    ERRATA_OK = 0,
+    ERRATA_ERR_NOMEM,     /* out of memory */
+    ERRATA_ERR_IO,        /* a file could not be read or written */
+    ERRATA_ERR_ARG,       /* a bad argument, an empty or invalid input */
+    ERRATA_ERR_TOO_BIG,   /* input over the size limit */
+    ERRATA_ERR_NOT_INDEX, /* the file is not an Errata index */
+    ERRATA_ERR_STALE,     /* an index of another format version */
+    ERRATA_ERR_CORRUPT,   /* an index that cannot be read */
+    ERRATA_ERR_NOT_FOUND, /* an unknown record id */
+    ERRATA_ERR_INVALID,   /* the knowledge base has invalid records */
+    ERRATA_ERR_REGEX,     /* a pattern failed to compile or to run */
+    ERRATA_ERR_INTERNAL   /* a library dependency failed unexpectedly */
+} errata_code;
+
+typedef struct {
+    errata_code code;
+    char message[1024];
+} errata_error;
+
+/* A static, human-readable name for a code ("not an index", …). */
+const char *errata_code_name(errata_code code);
+
+/* The library's version string. */
+const char *errata_version(void);
+
+/* ---------------------------------------------------------------- index */
+
+typedef struct errata_db errata_db;
+
+/* Opens a compiled index read-only. Checks that the file is an Errata index of this format
+ * version; says which it is otherwise (missing, not an index, stale, corrupt). */
+errata_code errata_open(const char *path, errata_db **out, errata_error *err);
+void errata_close(errata_db *db);
+
+/* The number of records in the index, and a metadata value ("format_version", "kb_hash",
+ * "built_at", "record_count", "errata_version"), or NULL when the key is unknown. */
+size_t errata_db_record_count(const errata_db *db);
+const char *errata_db_meta(const errata_db *db, const char *key);
+
+/* ---------------------------------------------------------------- records */
+
+typedef struct errata_record errata_record;
+
+/* A record by id (or by one of its aliases). The record is owned by db. */
+errata_code errata_get_record(errata_db *db, const char *id, const errata_record **out,
+                              errata_error *err);
+
+/* The i-th record in id order, 0 <= i < errata_db_record_count(). */
+errata_code errata_record_at(errata_db *db, size_t i, const errata_record **out,
+                             errata_error *err);
+
+const char *errata_record_id(const errata_record *r);
+const char *errata_record_domain(const errata_record *r);
+const char *errata_record_category(const errata_record *r);
+const char *errata_record_signature(const errata_record *r);
+const char *errata_record_regex(const errata_record *r);
+const char *errata_record_root_cause(const errata_record *r);
+const char *errata_record_verification_tier(const errata_record *r);
+double errata_record_confidence(const errata_record *r);
+double errata_record_fix_success_rate(const errata_record *r);
+size_t errata_record_workaround_count(const errata_record *r);
+const char *errata_record_workaround_action(const errata_record *r, size_t i);
+const char *errata_record_workaround_how(const errata_record *r, size_t i);
+double errata_record_workaround_success_rate(const errata_record *r, size_t i);
+size_t errata_record_dead_end_count(const errata_record *r);
+const char *errata_record_dead_end_action(const errata_record *r, size_t i);
+const char *errata_record_dead_end_why_fails(const errata_record *r, size_t i);
+double errata_record_dead_end_fail_rate(const errata_record *r, size_t i);
+
+/* ---------------------------------------------------------------- lookup */
+
+/* Inputs larger than this are refused with ERRATA_ERR_TOO_BIG, unless the options say
+ * otherwise. */
+#define ERRATA_DEFAULT_MAX_INPUT ((size_t)64 * 1024 * 1024)
+
+typedef struct {
+    size_t max_results; /* 0: 5 */
+    size_t max_input;   /* 0: ERRATA_DEFAULT_MAX_INPUT */
+} errata_lookup_options;
+
+typedef struct errata_result errata_result;
+typedef struct errata_match errata_match;
+
+/* Finds the records whose patterns match text (any bytes; invalid UTF-8 is repaired, ANSI
+ * escapes and CR are removed before matching). No match is not an error: the result then holds
+ * no matches. opts may be NULL. */
+errata_code errata_lookup(errata_db *db, const char *text, size_t len,
+                          const errata_lookup_options *opts, errata_result **out,
+                          errata_error *err);
+void errata_result_free(errata_result *res);
+
+size_t errata_result_count(const errata_result *res);
+const errata_match *errata_result_match(const errata_result *res, size_t i);
+
+const errata_record *errata_match_record(const errata_match *m);
+double errata_match_score(const errata_match *m);
+/* 1-based line of the normalised input where the match starts. */
+size_t errata_match_line(const errata_match *m);
+/* The matched text (normalised), owned by the match. */
+const char *errata_match_text(const errata_match *m);
+/* Named captures of the pattern, by name; NULL when the pattern has no such group or it did not
+ * take part in the match. */
+const char *errata_match_capture(const errata_match *m, const char *name);
+
+/* ---------------------------------------------------------------- rendering */
+
+typedef enum {
+    ERRATA_LANG_EN = 0,
+    ERRATA_LANG_ZH = 1 /* the *_zh texts where a record has them, English otherwise */
+} errata_lang;
+
+typedef struct {
+    errata_lang lang;
+    int color;   /* non-zero: ANSI colours in text output */
+    int explain; /* non-zero: show each match's score parts */
+} errata_render_options;
+
+/* Each returns a NUL-terminated malloc'd string the caller frees, or NULL when out of memory.
+ * JSON output is documented in docs/json-output.md. Capture placeholders such as {module} in
+ * workaround and dead-end texts are filled in with the match's captures. */
+char *errata_result_to_text(const errata_result *res, const errata_render_options *opts);
+char *errata_result_to_json(const errata_result *res, const errata_render_options *opts);
+char *errata_record_to_text(const errata_record *r, const errata_render_options *opts);
+char *errata_record_to_json(const errata_record *r);
+
+/* ---------------------------------------------------------------- validation */
+
+typedef enum { ERRATA_SEV_WARNING = 1, ERRATA_SEV_ERROR = 2 } errata_severity;
+
+/* One finding about a record file. line and col are 0 when the finding is about a field
+ * rather than a place in the text; field is "" when it is about the whole file. */
+typedef struct {
+    errata_severity severity;
+    const char *file;
+    int line;
+    int col;
+    const char *field;
+    const char *message;
+} errata_diag;
+
+typedef struct errata_diags errata_diags;
+
+/* Validates record files and directories (searched recursively for *.json), each record alone
+ * and all of them together (duplicate ids, graph links). Returns ERRATA_OK when it could run,
+ * whatever it found; *out holds the findings and the number of files read. */
+errata_code errata_validate_paths(const char *const *paths, size_t n_paths, errata_diags **out,
+                                  errata_error *err);
+size_t errata_diags_count(const errata_diags *d);
+const errata_diag *errata_diags_get(const errata_diags *d, size_t i);
+size_t errata_diags_errors(const errata_diags *d);
+size_t errata_diags_warnings(const errata_diags *d);
+size_t errata_diags_files(const errata_diags *d);
+size_t errata_diags_records(const errata_diags *d);
+void errata_diags_free(errata_diags *d);
+
+/* ---------------------------------------------------------------- build */
+
+typedef struct {
+    int force; /* non-zero: rebuild even when the knowledge base is unchanged */
+} errata_build_options;
+
+typedef struct {
+    size_t records;       /* records in the index */
+    size_t hs_patterns;   /* patterns the multi-pattern engine takes as they are */
+    size_t hs_prefilter;  /* patterns it takes only as a prefilter (PCRE2 confirms) */
+    size_t pcre_only;     /* patterns only PCRE2 runs */
+    int skipped;          /* non-zero: the index was up to date and left as it was */
+    char kb_hash[65];     /* SHA-256 of the knowledge base, hex */
+} errata_build_report;
+
+/* Validates the records under kb_dirs and compiles them into the index file out_path, written
+ * to a temporary file and renamed into place so that a failed or killed build leaves the old
+ * index intact. Fails with ERRATA_ERR_INVALID (diags then holds the errors) when a record is
+ * invalid. diags may be NULL. */
+errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *out_path,
+                         const errata_build_options *opts, errata_build_report *report,
+                         errata_diags **diags, errata_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ERRATA_H */

@@ -1,0 +1,52 @@
+/*
+ * cli.h — what the errata command's subcommands share: exit codes, the options every command
+ * takes, opening the index, reading input and printing findings. The command is a thin layer over
+ * the public API (errata.h); nothing here matches, ranks or renders a record.
+ */
+#ifndef ERRATA_CLI_H
+#define ERRATA_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "errata.h"
+
+/* As grep: 0 something matched or succeeded, 1 nothing matched (or invalid records), 2 error. */
+enum { EXIT_MATCH = 0, EXIT_NONE = 1, EXIT_TROUBLE = 2 };
+
+typedef struct {
+    const char *db_path; /* --db, else $ERRATA_DB, else the built-in default */
+    bool json;           /* --json */
+    int color;           /* -1 auto, 0 never, 1 always */
+    errata_lang lang;    /* --lang */
+} cli_common;
+
+/* Each subcommand: argc/argv start at the subcommand's name. */
+int cmd_lookup(int argc, char **argv, cli_common *common);
+int cmd_show(int argc, char **argv, cli_common *common);
+int cmd_validate(int argc, char **argv, cli_common *common);
+int cmd_build(int argc, char **argv, cli_common *common);
+
+/* Handles an option shared by all subcommands (--db, --json, --lang, --color). Returns 1 when
+ * it took the option, 0 when it is not a common one, -1 (after printing why) on a bad value. */
+int cli_common_option(cli_common *c, int opt, const char *arg);
+
+/* The long options of cli_common_option(), for getopt_long tables. */
+#define CLI_COMMON_LONGOPTS                                                                       \
+    {"db", required_argument, NULL, 'D'}, {"json", no_argument, NULL, 'J'},                     \
+        {"lang", required_argument, NULL, 'L'}, {"color", required_argument, NULL, 'C'},        \
+        {"help", no_argument, NULL, 'h'}
+
+const char *cli_db_path(const cli_common *c);
+bool cli_use_color(const cli_common *c);
+/* Opens the index or prints why not (exit code 2 follows). */
+errata_db *cli_open_db(const cli_common *c);
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints an errata_error as "errata: message". Returns EXIT_TROUBLE. */
+int cli_report(const errata_error *err);
+/* Prints findings, one a line, errors before warnings; or as JSON. */
+void cli_print_diags(FILE *out, const errata_diags *d, bool json, bool errors_only);
+/* Writes s and a newline unless s already ends with one; frees s. */
+void cli_emit(char *s);
+
+#endif

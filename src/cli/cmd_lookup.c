@@ -1,0 +1,165 @@
+/*
+ * cmd_lookup.c — `errata lookup [TEXT… | -]`: the main job. Reads error text from the arguments
+ * or stdin, looks it up and prints the answer for a person or as JSON.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char HELP[] =
+    "Usage: errata lookup [OPTIONS] [TEXT... | -]\n\n"
+    "Finds the known failure in error text: one line, a stack trace or a whole log. The text is\n"
+    "the arguments joined by spaces, or stdin when there is none or it is '-'.\n\n"
+    "Options:\n"
+    "  --json           print the answer as JSON (docs/json-output.md)\n"
+    "  --lang en|zh     language of the record texts (zh: Chinese where the record has it)\n"
+    "  --explain        show how each match was scored\n"
+    "  --limit N        at most N matches (default 5)\n"
+    "  --max-input N    refuse input over N bytes (default 64 MiB)\n"
+    "  --color WHEN     auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
+    "  --db FILE        the index (default: $ERRATA_DB, else the built-in path)\n\n"
+    "Exit status: 0 a record matched, 1 none did, 2 error.\n";
+
+static char *join_args(int argc, char **argv, size_t *len)
+{
+    size_t n = 0;
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    char *s = malloc(n + 1), *p = s;
+    if (!s)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        size_t l = strlen(argv[i]);
+        memcpy(p, argv[i], l);
+        p += l;
+        if (i + 1 < argc)
+            *p++ = ' ';
+    }
+    *p = '\0';
+    *len = (size_t)(p - s);
+    return s;
+}
+
+/* Reads all of stdin, refusing more than max bytes. */
+static char *read_stdin(size_t max, size_t *len, errata_error *err)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        snprintf(err->message, sizeof err->message, "out of memory reading stdin");
+        return NULL;
+    }
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n, stdin)) > 0) {
+        n += got;
+        if (n > max) {
+            snprintf(err->message, sizeof err->message,
+                     "the input is over the limit of %zu bytes; give the part of the log "
+                     "around the error, or raise --max-input",
+                     max);
+            free(buf);
+            return NULL;
+        }
+        if (n == cap) {
+            char *p = realloc(buf, cap * 2 + 1);
+            if (!p) {
+                free(buf);
+                snprintf(err->message, sizeof err->message, "out of memory reading stdin");
+                return NULL;
+            }
+            buf = p;
+            cap *= 2;
+        }
+    }
+    if (ferror(stdin)) {
+        free(buf);
+        snprintf(err->message, sizeof err->message, "could not read stdin");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int cmd_lookup(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS,
+                                             {"explain", no_argument, NULL, 'e'},
+                                             {"limit", required_argument, NULL, 'n'},
+                                             {"max-input", required_argument, NULL, 'm'},
+                                             {NULL, 0, NULL, 0}};
+    errata_lookup_options lo = {0};
+    bool explain = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        int c = cli_common_option(common, opt, optarg);
+        if (c < 0)
+            return EXIT_TROUBLE;
+        if (c > 0)
+            continue;
+        char *end;
+        switch (opt) {
+        case 'h':
+            fputs(HELP, stdout);
+            return EXIT_MATCH;
+        case 'e':
+            explain = true;
+            break;
+        case 'n':
+        case 'm': {
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*end || v == 0 || optarg[0] == '-') {
+                cli_error("--%s takes a positive whole number, not '%s'",
+                          opt == 'n' ? "limit" : "max-input", optarg);
+                return EXIT_TROUBLE;
+            }
+            if (opt == 'n')
+                lo.max_results = (size_t)v;
+            else
+                lo.max_input = (size_t)v;
+            break;
+        }
+        default:
+            fputs("Run 'errata lookup --help' for the options.\n", stderr);
+            return EXIT_TROUBLE;
+        }
+    }
+    errata_error err = {0};
+    size_t len = 0;
+    char *text;
+    int rest = argc - optind;
+    if (rest == 0 || (rest == 1 && strcmp(argv[optind], "-") == 0)) {
+        if (isatty(STDIN_FILENO))
+            fputs("errata: reading error text from stdin (end with Ctrl-D)\n", stderr);
+        text = read_stdin(lo.max_input ? lo.max_input : ERRATA_DEFAULT_MAX_INPUT, &len, &err);
+    } else {
+        text = join_args(rest, argv + optind, &len);
+        if (!text)
+            snprintf(err.message, sizeof err.message, "out of memory");
+    }
+    if (!text)
+        return cli_report(&err);
+
+    errata_db *db = cli_open_db(common);
+    if (!db) {
+        free(text);
+        return EXIT_TROUBLE;
+    }
+    errata_result *res = NULL;
+    int status;
+    if (errata_lookup(db, text, len, &lo, &res, &err) != ERRATA_OK) {
+        status = cli_report(&err);
+    } else {
+        errata_render_options ro = {common->lang, cli_use_color(common), explain};
+        cli_emit(common->json ? errata_result_to_json(res, &ro) : errata_result_to_text(res, &ro));
+        status = errata_result_count(res) > 0 ? EXIT_MATCH : EXIT_NONE;
+    }
+    errata_result_free(res);
+    errata_close(db);
+    free(text);
+    return status;
+}

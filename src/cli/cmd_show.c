@@ -1,0 +1,58 @@
+/*
+ * cmd_show.c — `errata show ID`: one record, for a person or as JSON.
+ */
+#include <getopt.h>
+
+#include "cli.h"
+
+static const char HELP[] =
+    "Usage: errata show [OPTIONS] ID\n\n"
+    "Shows the record with this id (or alias).\n\n"
+    "Options:\n"
+    "  --json           print the record in the record format\n"
+    "  --lang en|zh     language of the record texts\n"
+    "  --color WHEN     auto, always, never\n"
+    "  --db FILE        the index\n\n"
+    "Exit status: 0 shown, 1 no such record, 2 error.\n";
+
+int cmd_show(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        int c = cli_common_option(common, opt, optarg);
+        if (c < 0)
+            return EXIT_TROUBLE;
+        if (c > 0)
+            continue;
+        if (opt == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_MATCH;
+        }
+        fputs("Run 'errata show --help' for the options.\n", stderr);
+        return EXIT_TROUBLE;
+    }
+    if (argc - optind != 1) {
+        cli_error("show takes exactly one record id (see errata show --help)");
+        return EXIT_TROUBLE;
+    }
+    errata_db *db = cli_open_db(common);
+    if (!db)
+        return EXIT_TROUBLE;
+    const errata_record *r;
+    errata_error err = {0};
+    errata_code rc = errata_get_record(db, argv[optind], &r, &err);
+    int status = EXIT_MATCH;
+    if (rc == ERRATA_ERR_NOT_FOUND) {
+        cli_error("%s", err.message);
+        status = EXIT_NONE;
+    } else if (rc != ERRATA_OK) {
+        status = cli_report(&err);
+    } else {
+        errata_render_options ro = {common->lang, cli_use_color(common), 0};
+        cli_emit(common->json ? errata_record_to_json(r) : errata_record_to_text(r, &ro));
+    }
+    errata_close(db);
+    return status;
+}

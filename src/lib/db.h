@@ -1,0 +1,68 @@
+/*
+ * db.h — an open index (errata_db): the records' table in memory, the multi-pattern database,
+ * and the per-record state that is built lazily on first use.
+ *
+ * Opening reads only what every lookup needs (ids, regexes, engines, the serialised Hyperscan
+ * database, the records' JSON text), so that a one-shot `errata lookup` process starts fast.
+ * A record's JSON is parsed, and its regex compiled by PCRE2, the first time a lookup needs it;
+ * `lock` guards that and the pool of Hyperscan scratch spaces, so one db serves many threads.
+ */
+#ifndef ERRATA_DB_H
+#define ERRATA_DB_H
+
+#include <hs/hs.h>
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include "multiscan.h"
+#include "pattern.h"
+#include "record.h"
+
+typedef struct {
+    char *id;
+    char *regex;
+    char *json;         /* the record as stored */
+    engine_kind engine;
+    unsigned literals;  /* pattern_min_literals(regex) */
+    record *rec;        /* lazily parsed from json; NULL until then */
+    pcre2_code *re;     /* lazily compiled (and JIT-compiled) */
+    bool re_failed;     /* compiling failed once; do not retry on every lookup */
+} db_entry;
+
+typedef struct {
+    char *alias;
+    size_t entry;
+} db_alias;
+
+struct errata_db {
+    sqlite3 *sql;            /* kept open for full-text search and graph queries */
+    char *path;
+    db_entry *entries;       /* in id order; entry i is pattern id i */
+    size_t n;
+    db_alias *aliases;       /* sorted by alias */
+    size_t n_aliases;
+    size_t *pcre_only;       /* entries that Hyperscan does not take */
+    size_t n_pcre_only;
+    hs_database_t *hs;       /* NULL when no pattern is in it */
+    hs_scratch_t **scratch;  /* free scratch spaces, one is taken per lookup */
+    size_t n_scratch, cap_scratch;
+    pcre2_match_context *mctx; /* match limits against hostile patterns */
+    char *meta[6];           /* values of db_meta_keys[] */
+    pthread_mutex_t lock;
+};
+
+extern const char *const db_meta_keys[6];
+
+/* Entry i's record and compiled pattern, built on first use. Return NULL (with err set) when
+ * the stored JSON or regex is broken, which only a corrupt index can cause. */
+const record *db_record(errata_db *db, size_t i, errata_error *err);
+const pcre2_code *db_pattern(errata_db *db, size_t i, errata_error *err);
+
+/* Takes and returns a Hyperscan scratch space. */
+hs_scratch_t *db_take_scratch(errata_db *db);
+void db_give_scratch(errata_db *db, hs_scratch_t *s);
+
+/* The entry of an id or alias, or (size_t)-1. */
+size_t db_find(const errata_db *db, const char *id);
+
+#endif

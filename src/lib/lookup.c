@@ -1,0 +1,318 @@
+/*
+ * lookup.c — errata_lookup(): from pasted text to ranked matches.
+ *
+ *   normalise → one Hyperscan pass over the whole text (which records may match?)
+ *             → PCRE2 on each candidate (does it really match, where, with which captures?)
+ *             → score and rank.
+ *
+ * The Hyperscan pass costs the same whatever the number of records, and PCRE2 runs only on the
+ * few records Hyperscan reports plus the rare patterns Hyperscan cannot take at all.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "error.h"
+#include "lookup.h"
+#include "normalize.h"
+
+/* At most this many occurrences of one pattern are walked to find its last one: the last
+ * occurrence is where the error finally happened, but a log that repeats a line a million times
+ * should not cost a million PCRE2 calls. */
+#define MAX_OCCURRENCES 1000
+
+typedef struct {
+    unsigned char *hit; /* hit[i]: Hyperscan reported pattern i */
+} scan_state;
+
+static int on_hs_match(unsigned int id, unsigned long long from, unsigned long long to,
+                       unsigned int flags, void *ctx)
+{
+    (void)from, (void)to, (void)flags;
+    ((scan_state *)ctx)->hit[id] = 1;
+    return 0;
+}
+
+static bool add_warning(errata_result *res, const char *fmt, const char *arg)
+{
+    size_t len = strlen(fmt) + strlen(arg) + 1;
+    char *w = malloc(len);
+    char **p = realloc(res->warnings, (res->n_warnings + 1) * sizeof *p);
+    if (!w || !p) {
+        free(w);
+        if (p)
+            res->warnings = p;
+        return false;
+    }
+    snprintf(w, len, fmt, arg);
+    res->warnings = p;
+    res->warnings[res->n_warnings++] = w;
+    return true;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+    size_t lines = 1;
+    for (const char *p = s; (p = memchr(p, '\n', (size_t)(s + n - p))); p++)
+        lines++;
+    return lines;
+}
+
+static errata_code collect_captures(const pcre2_code *re, const char *text, PCRE2_SIZE *ov,
+                                    errata_match *m)
+{
+    uint32_t count = 0, entry_size = 0;
+    PCRE2_SPTR table = NULL;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    if (count == 0)
+        return ERRATA_OK;
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    if (!(m->caps = calloc(count, sizeof *m->caps)))
+        return ERRATA_ERR_NOMEM;
+    for (uint32_t i = 0; i < count; i++) {
+        PCRE2_SPTR e = table + (size_t)i * entry_size;
+        unsigned group = (unsigned)(e[0] << 8 | e[1]);
+        PCRE2_SIZE s = ov[2 * group], t = ov[2 * group + 1];
+        if (s == PCRE2_UNSET || t < s)
+            continue;
+        capture *c = &m->caps[m->n_caps];
+        c->name = strdup((const char *)e + 2);
+        c->value = strndup(text + s, t - s);
+        if (!c->name || !c->value) {
+            free(c->name), free(c->value);
+            return ERRATA_ERR_NOMEM;
+        }
+        m->n_caps++;
+    }
+    return ERRATA_OK;
+}
+
+/* Finds the last occurrence of entry i's pattern in text. Returns 1 (and fills m) on a match,
+ * 0 on none, -1 when PCRE2 gave up (a match limit) and -2 when out of memory. */
+static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t total_lines,
+                   pcre2_match_data *md, errata_match *m)
+{
+    const pcre2_code *re = db_pattern(db, i, NULL);
+    if (!re)
+        return -1;
+    PCRE2_SIZE start = 0, last_s = 0, last_e = 0;
+    bool found = false;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    PCRE2_SIZE *saved = NULL;
+    uint32_t pairs = pcre2_get_ovector_count(md);
+    for (int k = 0; k < MAX_OCCURRENCES && start <= len; k++) {
+        int rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, PCRE2_NO_UTF_CHECK, md, db->mctx);
+        if (rc == PCRE2_ERROR_NOMATCH)
+            break;
+        if (rc < 0) {
+            if (!found)
+                return -1;
+            break; /* keep the occurrences found before PCRE2 gave up */
+        }
+        if (!saved && !(saved = malloc(2 * pairs * sizeof *saved)))
+            return -2;
+        memcpy(saved, ov, 2 * pairs * sizeof *saved);
+        found = true;
+        last_s = ov[0], last_e = ov[1];
+        start = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+        while (start < len && ((unsigned char)text[start] & 0xC0) == 0x80)
+            start++; /* never restart inside a UTF-8 sequence */
+    }
+    if (!found)
+        return 0;
+    memset(m, 0, sizeof *m);
+    m->entry = i;
+    m->start = last_s;
+    m->end = last_e;
+    m->line = count_lines(text, last_s);
+    m->text = strndup(text + last_s, last_e - last_s);
+    errata_code rc = m->text ? collect_captures(re, text, saved, m) : ERRATA_ERR_NOMEM;
+    free(saved);
+    if (rc != ERRATA_OK)
+        return -2;
+    m->parts.specificity = db->entries[i].literals;
+    m->parts.position = total_lines > 1 ? (double)(m->line - 1) / (double)(total_lines - 1) : 1.0;
+    return 1;
+}
+
+static void score(errata_match *m)
+{
+    const record *r = m->rec;
+    m->parts.confidence = r->confidence;
+    m->parts.fix_success_rate = r->fix_success_rate;
+    m->score = m->parts.specificity * RANK_W_SPECIFICITY + m->parts.position * RANK_W_POSITION +
+               m->parts.confidence * RANK_W_CONFIDENCE +
+               m->parts.fix_success_rate * RANK_W_FIX_RATE;
+}
+
+static int cmp_match(const void *a, const void *b)
+{
+    const errata_match *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return strcmp(x->rec->id, y->rec->id);
+}
+
+static void match_clear(errata_match *m)
+{
+    free(m->text);
+    for (size_t i = 0; i < m->n_caps; i++)
+        free(m->caps[i].name), free(m->caps[i].value);
+    free(m->caps);
+}
+
+void errata_result_free(errata_result *res)
+{
+    if (!res)
+        return;
+    for (size_t i = 0; i < res->n; i++)
+        match_clear(&res->m[i]);
+    free(res->m);
+    for (size_t i = 0; i < res->n_warnings; i++)
+        free(res->warnings[i]);
+    free(res->warnings);
+    free(res);
+}
+
+static bool only_space(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\n' && s[i] != '\t')
+            return false;
+    return true;
+}
+
+/* Runs the confirmation step over every candidate and keeps the matches. */
+static errata_code confirm_all(errata_db *db, const unsigned char *hit, const char *text,
+                               size_t len, errata_result *res, errata_error *err)
+{
+    size_t total_lines = count_lines(text, len);
+    pcre2_match_data *md = NULL;
+    errata_code rc = ERRATA_OK;
+    for (size_t i = 0; i < db->n && rc == ERRATA_OK; i++) {
+        if (!hit[i])
+            continue;
+        const pcre2_code *re = db_pattern(db, i, NULL);
+        if (!re) {
+            add_warning(res, "the pattern of %s does not compile; it was skipped",
+                        db->entries[i].id);
+            continue;
+        }
+        pcre2_match_data_free(md);
+        if (!(md = pcre2_match_data_create_from_pattern(re, NULL))) {
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory matching");
+            break;
+        }
+        errata_match m;
+        int got = confirm(db, i, text, len, total_lines, md, &m);
+        if (got == -2) {
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory matching");
+        } else if (got == -1) {
+            add_warning(res, "the pattern of %s gave up on this input (match limit); it was "
+                        "skipped", db->entries[i].id);
+        } else if (got == 1) {
+            if (!(m.rec = db_record(db, i, err))) {
+                match_clear(&m);
+                rc = ERRATA_ERR_CORRUPT;
+                break;
+            }
+            score(&m);
+            errata_match *p = realloc(res->m, (res->n + 1) * sizeof *p);
+            if (!p) {
+                match_clear(&m);
+                rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory matching");
+                break;
+            }
+            res->m = p;
+            res->m[res->n++] = m;
+        }
+    }
+    pcre2_match_data_free(md);
+    return rc;
+}
+
+errata_code errata_lookup(errata_db *db, const char *text, size_t len,
+                          const errata_lookup_options *opts, errata_result **out,
+                          errata_error *err)
+{
+    *out = NULL;
+    if (!db || (!text && len))
+        return set_error(err, ERRATA_ERR_ARG, "no database or text given");
+    size_t max_input = opts && opts->max_input ? opts->max_input : ERRATA_DEFAULT_MAX_INPUT;
+    size_t max_results = opts && opts->max_results ? opts->max_results : 5;
+    if (len > max_input || len >= UINT_MAX / 2)
+        return set_error(err, ERRATA_ERR_TOO_BIG,
+                         "the input is %zu bytes, over the limit of %zu bytes; give the part of "
+                         "the log around the error",
+                         len, max_input);
+    strbuf norm;
+    sb_init(&norm);
+    normalize_text(text ? text : "", len, &norm);
+    if (norm.failed) {
+        sb_free(&norm);
+        return set_error(err, ERRATA_ERR_NOMEM, "out of memory normalising the input");
+    }
+    if (only_space(norm.buf ? norm.buf : "", norm.len)) {
+        sb_free(&norm);
+        return set_error(err, ERRATA_ERR_ARG, "the input is empty: give the error text to look up");
+    }
+    errata_result *res = calloc(1, sizeof *res);
+    scan_state st = {calloc(db->n ? db->n : 1, 1)};
+    errata_code rc = ERRATA_OK;
+    if (!res || !st.hit)
+        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+    if (rc == ERRATA_OK) {
+        res->input_bytes = len;
+        res->input_lines = count_lines(norm.buf, norm.len);
+        for (size_t k = 0; k < db->n_pcre_only; k++)
+            st.hit[db->pcre_only[k]] = 1;
+        if (db->hs) {
+            hs_scratch_t *scratch = db_take_scratch(db);
+            if (!scratch)
+                rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory (pattern scratch space)");
+            else if (hs_scan(db->hs, norm.buf, (unsigned)norm.len, 0, scratch, on_hs_match, &st) !=
+                     HS_SUCCESS)
+                rc = set_error(err, ERRATA_ERR_INTERNAL, "the pattern scan failed");
+            db_give_scratch(db, scratch);
+        }
+    }
+    if (rc == ERRATA_OK)
+        rc = confirm_all(db, st.hit, norm.buf, norm.len, res, err);
+    free(st.hit);
+    sb_free(&norm);
+    if (rc != ERRATA_OK) {
+        errata_result_free(res);
+        return rc;
+    }
+    qsort(res->m, res->n, sizeof *res->m, cmp_match);
+    while (res->n > max_results)
+        match_clear(&res->m[--res->n]);
+    *out = res;
+    return ERRATA_OK;
+}
+
+/* ------------------------------------------------------------------ accessors */
+
+size_t errata_result_count(const errata_result *res) { return res ? res->n : 0; }
+
+const errata_match *errata_result_match(const errata_result *res, size_t i)
+{
+    return res && i < res->n ? &res->m[i] : NULL;
+}
+
+const errata_record *errata_match_record(const errata_match *m) { return m->rec; }
+double errata_match_score(const errata_match *m) { return m->score; }
+size_t errata_match_line(const errata_match *m) { return m->line; }
+const char *errata_match_text(const errata_match *m) { return m->text; }
+
+const char *errata_match_capture(const errata_match *m, const char *name)
+{
+    for (size_t i = 0; m && name && i < m->n_caps; i++)
+        if (strcmp(m->caps[i].name, name) == 0)
+            return m->caps[i].value;
+    return NULL;
+}

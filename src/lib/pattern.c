@@ -1,0 +1,280 @@
+/*
+ * pattern.c — compiling record regexes and measuring how specific they are.
+ *
+ * Specificity is measured by counting literal characters: characters the pattern can only
+ * match as written. It is a cheap, explainable proxy for "how unlikely is a false positive on
+ * an unrelated log", used both to refuse catch-all patterns at validation time and to rank
+ * matches (a pattern that pins down more text is the more specific explanation).
+ */
+#include "pattern.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+pcre2_code *pattern_compile(const char *regex, char *why, size_t why_size)
+{
+    int errcode;
+    PCRE2_SIZE erroffset;
+    uint32_t opts = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_UTF | PCRE2_UCP;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, opts, &errcode,
+                                   &erroffset, NULL);
+    if (!re && why) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(errcode, msg, sizeof msg);
+        snprintf(why, why_size, "%s at offset %zu", (const char *)msg, (size_t)erroffset);
+    }
+    return re;
+}
+
+/* ------------------------------------------------------------------ literal counting */
+
+typedef struct {
+    const char *s;
+    size_t i, n;
+} scanner;
+
+static size_t count_sequence(scanner *sc);
+
+static size_t utf8_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+}
+
+/* Skips a {…} or <…> or '…' argument after an escape such as \p{L}, \x{41}, \k<name>. */
+static void skip_bracketed(scanner *sc)
+{
+    if (sc->i >= sc->n)
+        return;
+    char open = sc->s[sc->i], close = open == '{' ? '}' : open == '<' ? '>' : open == '\'' ? '\'' : 0;
+    if (!close)
+        return;
+    const char *end = memchr(sc->s + sc->i + 1, close, sc->n - sc->i - 1);
+    sc->i = end ? (size_t)(end - sc->s) + 1 : sc->n;
+}
+
+/* An escape after the backslash; returns its literal count (0 or 1). */
+static size_t count_escape(scanner *sc)
+{
+    if (sc->i >= sc->n)
+        return 0;
+    char c = sc->s[sc->i++];
+    if (!isalnum((unsigned char)c))
+        return 1; /* \. \( \\ … */
+    switch (c) {
+    case 'n': case 't': case 'r': case 'f': case 'e': case 'a':
+        return 1;
+    case 'x':
+        if (sc->i < sc->n && sc->s[sc->i] == '{')
+            skip_bracketed(sc);
+        else
+            for (int k = 0; k < 2 && sc->i < sc->n && isxdigit((unsigned char)sc->s[sc->i]); k++)
+                sc->i++;
+        return 1;
+    case 'p': case 'P':
+        if (sc->i < sc->n && sc->s[sc->i] == '{')
+            skip_bracketed(sc);
+        else if (sc->i < sc->n)
+            sc->i++;
+        return 0;
+    case 'k': case 'g':
+        skip_bracketed(sc);
+        while (sc->i < sc->n && isdigit((unsigned char)sc->s[sc->i]))
+            sc->i++;
+        return 0;
+    default:
+        while (isdigit((unsigned char)c) && sc->i < sc->n && isdigit((unsigned char)sc->s[sc->i]))
+            sc->i++;
+        return 0; /* \d \w \s \b, back-references, … */
+    }
+}
+
+static void skip_class(scanner *sc)
+{
+    if (sc->i < sc->n && sc->s[sc->i] == '^')
+        sc->i++;
+    if (sc->i < sc->n && sc->s[sc->i] == ']')
+        sc->i++;
+    while (sc->i < sc->n && sc->s[sc->i] != ']') {
+        if (sc->s[sc->i] == '\\')
+            sc->i += 2;
+        else if (sc->s[sc->i] == '[' && sc->i + 1 < sc->n && sc->s[sc->i + 1] == ':') {
+            const char *end = strstr(sc->s + sc->i + 2, ":]");
+            sc->i = end ? (size_t)(end - sc->s) + 2 : sc->i + 1;
+        } else
+            sc->i++;
+    }
+    if (sc->i < sc->n)
+        sc->i++;
+}
+
+/* A group after its '('; returns the literal count of its least specific alternative. */
+static size_t count_group(scanner *sc)
+{
+    bool counts = true;
+    if (sc->i < sc->n && sc->s[sc->i] == '?') {
+        sc->i++;
+        char c = sc->i < sc->n ? sc->s[sc->i] : 0;
+        if (c == '#') { /* comment */
+            const char *end = memchr(sc->s + sc->i, ')', sc->n - sc->i);
+            sc->i = end ? (size_t)(end - sc->s) + 1 : sc->n;
+            return 0;
+        }
+        if (c == '=' || c == '!') {
+            counts = false, sc->i++;
+        } else if (c == '<' && sc->i + 1 < sc->n && (sc->s[sc->i + 1] == '=' || sc->s[sc->i + 1] == '!')) {
+            counts = false, sc->i += 2;
+        } else if (c == 'P' && sc->i + 1 < sc->n && sc->s[sc->i + 1] == '<') {
+            sc->i++;
+            skip_bracketed(sc);
+        } else if (c == '<' || c == '\'') {
+            skip_bracketed(sc);
+        } else if (c == 'P' || c == 'R' || c == '&' || isdigit((unsigned char)c) || c == '+') {
+            /* back-reference or recursion: (?P=name) (?P>name) (?R) (?1) */
+            const char *end = memchr(sc->s + sc->i, ')', sc->n - sc->i);
+            sc->i = end ? (size_t)(end - sc->s) + 1 : sc->n;
+            return 0;
+        } else if (c == ':' || c == '>' || c == '|') {
+            sc->i++;
+        } else {
+            /* inline flags: (?i) applies to the rest, (?i:…) is a group */
+            while (sc->i < sc->n && (isalpha((unsigned char)sc->s[sc->i]) || sc->s[sc->i] == '-'))
+                sc->i++;
+            if (sc->i < sc->n && sc->s[sc->i] == ')') {
+                sc->i++;
+                return 0;
+            }
+            if (sc->i < sc->n && sc->s[sc->i] == ':')
+                sc->i++;
+        }
+    }
+    size_t best = count_sequence(sc);
+    while (sc->i < sc->n && sc->s[sc->i] == '|') {
+        sc->i++;
+        size_t alt = count_sequence(sc);
+        if (alt < best)
+            best = alt;
+    }
+    if (sc->i < sc->n && sc->s[sc->i] == ')')
+        sc->i++;
+    return counts ? best : 0;
+}
+
+/* Reads a quantifier if one follows; returns whether it allows zero repetitions. */
+static bool quantifier_allows_zero(scanner *sc, bool *present)
+{
+    *present = false;
+    if (sc->i >= sc->n)
+        return false;
+    char c = sc->s[sc->i];
+    bool zero = false;
+    if (c == '?' || c == '*' || c == '+') {
+        zero = c != '+';
+        sc->i++;
+    } else if (c == '{') {
+        size_t j = sc->i + 1;
+        size_t digits = 0;
+        unsigned min = 0;
+        while (j < sc->n && isdigit((unsigned char)sc->s[j]))
+            min = min * 10 + (unsigned)(sc->s[j++] - '0'), digits++;
+        if (j < sc->n && sc->s[j] == ',') {
+            j++;
+            while (j < sc->n && isdigit((unsigned char)sc->s[j]))
+                j++;
+        }
+        if (!digits || j >= sc->n || sc->s[j] != '}')
+            return false; /* not a quantifier: a literal '{' */
+        zero = min == 0;
+        sc->i = j + 1;
+    } else {
+        return false;
+    }
+    *present = true;
+    if (sc->i < sc->n && (sc->s[sc->i] == '?' || sc->s[sc->i] == '+'))
+        sc->i++; /* lazy or possessive */
+    return zero;
+}
+
+/* A sequence up to '|' or ')' at this level. */
+static size_t count_sequence(scanner *sc)
+{
+    size_t total = 0;
+    while (sc->i < sc->n) {
+        char c = sc->s[sc->i];
+        if (c == '|' || c == ')')
+            break;
+        size_t atom = 0;
+        sc->i++;
+        if (c == '\\') {
+            if (sc->i < sc->n && sc->s[sc->i] == 'Q') {
+                const char *end = strstr(sc->s + sc->i + 1, "\\E");
+                size_t stop = end ? (size_t)(end - sc->s) : sc->n;
+                for (size_t j = sc->i + 1; j < stop; j += utf8_len((unsigned char)sc->s[j]))
+                    total++;
+                sc->i = end ? stop + 2 : sc->n;
+                continue;
+            }
+            atom = count_escape(sc);
+        } else if (c == '[') {
+            skip_class(sc);
+        } else if (c == '(') {
+            atom = count_group(sc);
+        } else if (c == '.' || c == '^' || c == '$') {
+            atom = 0;
+        } else {
+            sc->i += utf8_len((unsigned char)c) - 1;
+            atom = 1;
+        }
+        bool present;
+        if (quantifier_allows_zero(sc, &present))
+            atom = 0;
+        total += atom;
+    }
+    return total;
+}
+
+size_t pattern_min_literals(const char *regex)
+{
+    scanner sc = {regex, 0, strlen(regex)};
+    size_t best = count_sequence(&sc);
+    while (sc.i < sc.n) {
+        sc.i++; /* '|' at the top level, or a stray ')' */
+        size_t alt = count_sequence(&sc);
+        if (alt < best)
+            best = alt;
+    }
+    return best;
+}
+
+bool pattern_is_specific(const char *regex, char *why, size_t why_size)
+{
+    const char *p = regex;
+    if (*p == '^')
+        p++;
+    if (p[0] == '.' && (p[1] == '*' || p[1] == '+')) {
+        snprintf(why, why_size, "begins with '%.2s', which matches anything", p);
+        return false;
+    }
+    size_t lit = pattern_min_literals(regex);
+    if (lit < PATTERN_MIN_LITERALS) {
+        snprintf(why, why_size,
+                 "is not specific: an alternative matches only %zu literal characters "
+                 "(at least %d are needed)",
+                 lit, PATTERN_MIN_LITERALS);
+        return false;
+    }
+    return true;
+}
+
+int pattern_search(const pcre2_code *re, const char *s, size_t n, pcre2_match_data *md,
+                   pcre2_match_context *mctx)
+{
+    pcre2_match_data *own = NULL;
+    if (!md && !(md = own = pcre2_match_data_create_from_pattern(re, NULL)))
+        return PCRE2_ERROR_NOMEMORY;
+    int rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, mctx);
+    pcre2_match_data_free(own);
+    if (rc == PCRE2_ERROR_NOMATCH)
+        return 0;
+    return rc < 0 ? rc : 1;
+}

@@ -1,0 +1,34 @@
+/*
+ * pattern.h — the rules every record regex obeys: how it is compiled (PCRE2 flags that give the
+ * semantics of Python's re with IGNORECASE and MULTILINE) and what makes it specific enough to
+ * be trusted on a whole log (docs/format.md, "Patterns").
+ */
+#ifndef ERRATA_PATTERN_H
+#define ERRATA_PATTERN_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Every top-level alternative must match at least this many characters literally. */
+#define PATTERN_MIN_LITERALS 12
+
+/* Compiles a record regex with the record semantics. On failure returns NULL and writes the
+ * PCRE2 message and the offset of the problem into why. */
+pcre2_code *pattern_compile(const char *regex, char *why, size_t why_size);
+
+/* The number of literal characters in the least specific top-level alternative. */
+size_t pattern_min_literals(const char *regex);
+
+/* Checks the specificity rules; on failure writes the reason into why. */
+bool pattern_is_specific(const char *regex, char *why, size_t why_size);
+
+
+
+/* Searches s for re. Returns 1 on a match, 0 on none, a negative PCRE2 code on an error (a match
+ * limit reached, for instance). md may be NULL (then one is made for the call); mctx may be
+ * NULL (PCRE2's default limits). */
+int pattern_search(const pcre2_code *re, const char *s, size_t n, pcre2_match_data *md,
+                   pcre2_match_context *mctx);
+#endif

@@ -1,0 +1,242 @@
+/*
+ * render_text.c — the answer as a person reads it in a terminal.
+ *
+ * The best match is shown in full: what it is, why it happens, what not to try, what to try
+ * (with the user's own captured names filled in), where it applies, where to read more and how
+ * much to trust it. Other matches follow as one line each, so the screen leads with one answer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lookup.h"
+#include "placeholder.h"
+#include "strbuf.h"
+
+typedef struct {
+    const char *root_cause, *avoid, *try_, *why, *how, *when, *applies, *os, *docs, *trust,
+        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain;
+} labels;
+
+static const labels EN = {"Root cause", "Dead ends (do not try)", "Workarounds (try these)",
+                          "why it fails", "how", "when", "Applies to", "OS notes", "Docs",
+                          "Trust", "Often leads to", "Often preceded by", "Often confused with",
+                          "Also matched", "No known error matched.", "(action not recorded)",
+                          "fails", "works", "Score"};
+static const labels ZH = {"根本原因", "死胡同（不要尝试）", "解决方法（请尝试）", "失败原因",
+                          "做法", "适用条件", "适用版本", "操作系统说明", "文档", "可信度",
+                          "常见后续错误", "常见前序错误", "常被混淆", "其他匹配",
+                          "没有匹配的已知错误。", "（未记录具体做法）", "失败率", "成功率",
+                          "评分"};
+
+typedef struct {
+    strbuf *sb;
+    const labels *L;
+    bool color;
+    bool zh;
+} printer;
+
+static void style(printer *p, const char *code)
+{
+    if (p->color)
+        sb_printf(p->sb, "\033[%sm", code);
+}
+
+static void heading(printer *p, const char *text)
+{
+    sb_putc(p->sb, '\n');
+    style(p, "1");
+    sb_puts(p->sb, text);
+    style(p, "0");
+    sb_putc(p->sb, '\n');
+}
+
+/* Writes text indented by `indent` spaces, continuing lines indented the same. */
+static void indented(printer *p, int indent, const char *text, const errata_match *m)
+{
+    char *filled = m ? fill_placeholders(text, m->caps, m->n_caps) : NULL;
+    const char *s = filled ? filled : text;
+    sb_printf(p->sb, "%*s", indent, "");
+    for (; *s; s++) {
+        sb_putc(p->sb, *s);
+        if (*s == '\n' && s[1])
+            sb_printf(p->sb, "%*s", indent, "");
+    }
+    sb_putc(p->sb, '\n');
+    free(filled);
+}
+
+static void dead_ends(printer *p, const record *r, const errata_match *m)
+{
+    if (r->n_dead_ends == 0)
+        return;
+    heading(p, p->L->avoid);
+    for (size_t i = 0; i < r->n_dead_ends; i++) {
+        const rec_dead_end *d = &r->dead_ends[i];
+        style(p, "31");
+        sb_printf(p->sb, "  AVOID");
+        style(p, "0");
+        sb_printf(p->sb, " (%s %.0f%%) ", p->L->fails, d->fail_rate * 100);
+        indented(p, 0, d->action[0] ? d->action : p->L->no_action, m);
+        if (d->why_fails[0]) {
+            sb_printf(p->sb, "        %s: ", p->L->why);
+            indented(p, 0, d->why_fails, m);
+        }
+        if (d->condition[0]) {
+            sb_printf(p->sb, "        %s: ", p->L->when);
+            indented(p, 0, d->condition, m);
+        }
+    }
+}
+
+static void workarounds(printer *p, const record *r, const errata_match *m)
+{
+    if (r->n_workarounds == 0)
+        return;
+    heading(p, p->L->try_);
+    for (size_t i = 0; i < r->n_workarounds; i++) {
+        const rec_workaround *w = &r->workarounds[i];
+        const char *action = w->action;
+        if (p->zh && i < r->workarounds_zh.n && r->workarounds_zh.v[i][0])
+            action = r->workarounds_zh.v[i];
+        style(p, "32");
+        sb_printf(p->sb, "  TRY %zu", i + 1);
+        style(p, "0");
+        sb_printf(p->sb, " (%s %.0f%%) ", p->L->works, w->success_rate * 100);
+        indented(p, 0, action, m);
+        if (w->how[0] && strcmp(w->how, w->action) != 0) {
+            sb_printf(p->sb, "        %s:\n", p->L->how);
+            indented(p, 10, w->how, m);
+        }
+        if (w->condition[0]) {
+            sb_printf(p->sb, "        %s: ", p->L->when);
+            indented(p, 0, w->condition, m);
+        }
+    }
+}
+
+static void applicability(printer *p, const record *r)
+{
+    if (r->n_versions) {
+        heading(p, p->L->applies);
+        for (size_t i = 0; i < r->n_versions; i++) {
+            const rec_version *v = &r->versions[i];
+            sb_printf(p->sb, "  %s", v->version);
+            if (v->status)
+                sb_printf(p->sb, " (%s)", v->status);
+            if (v->introduced)
+                sb_printf(p->sb, ", introduced %s", v->introduced);
+            if (v->deprecated)
+                sb_printf(p->sb, ", deprecated %s", v->deprecated);
+            if (v->removed)
+                sb_printf(p->sb, ", removed %s", v->removed);
+            sb_putc(p->sb, '\n');
+            if (v->behavior_change)
+                indented(p, 4, v->behavior_change, NULL);
+        }
+    }
+    if (r->n_os_specific) {
+        heading(p, p->L->os);
+        for (size_t i = 0; i < r->n_os_specific; i++) {
+            sb_printf(p->sb, "  %s: ", r->os_specific[i].key);
+            indented(p, 0, r->os_specific[i].value, NULL);
+        }
+    }
+}
+
+static void edges(printer *p, const record *r)
+{
+    const char *names[EDGE_KINDS] = {p->L->next, p->L->before, p->L->confused};
+    for (int k = 0; k < EDGE_KINDS; k++) {
+        if (r->n_edges[k] == 0)
+            continue;
+        sb_printf(p->sb, "%s: ", names[k]);
+        for (size_t i = 0; i < r->n_edges[k]; i++) {
+            sb_printf(p->sb, "%s%s", i ? ", " : "", r->edges[k][i].id);
+            if (r->edges[k][i].has_probability)
+                sb_printf(p->sb, " (%.0f%%)", r->edges[k][i].probability * 100);
+        }
+        sb_putc(p->sb, '\n');
+    }
+}
+
+static void record_body(printer *p, const record *r, const errata_match *m)
+{
+    style(p, "1;36");
+    sb_puts(p->sb, r->id);
+    style(p, "0");
+    sb_putc(p->sb, '\n');
+    indented(p, 2, p->zh && r->signature_zh ? r->signature_zh : r->signature, NULL);
+    heading(p, p->L->root_cause);
+    indented(p, 2, p->zh && r->root_cause_zh ? r->root_cause_zh : r->root_cause, NULL);
+    dead_ends(p, r, m);
+    workarounds(p, r, m);
+    applicability(p, r);
+    sb_putc(p->sb, '\n');
+    if (r->official_doc_url)
+        sb_printf(p->sb, "%s: %s%s%s\n", p->L->docs, r->official_doc_url,
+                  r->official_doc_section ? " — " : "",
+                  r->official_doc_section ? r->official_doc_section : "");
+    sb_printf(p->sb, "%s: %s, confidence %.2f, fix rate %.2f, resolvable %s\n", p->L->trust,
+              r->verification_tier, r->confidence, r->fix_success_rate, r->resolvable);
+    edges(p, r);
+}
+
+static void init_printer(printer *p, strbuf *sb, const errata_render_options *opts)
+{
+    p->sb = sb;
+    p->zh = opts && opts->lang == ERRATA_LANG_ZH;
+    p->L = p->zh ? &ZH : &EN;
+    p->color = opts && opts->color;
+}
+
+static void explain(printer *p, const errata_match *m)
+{
+    sb_printf(p->sb,
+              "  %s %.2f = specificity %.0f × %.1f + position %.2f × %.1f + confidence %.2f × "
+              "%.1f + fix rate %.2f × %.1f\n",
+              p->L->explain, m->score, m->parts.specificity, RANK_W_SPECIFICITY,
+              m->parts.position, RANK_W_POSITION, m->parts.confidence, RANK_W_CONFIDENCE,
+              m->parts.fix_success_rate, RANK_W_FIX_RATE);
+}
+
+char *errata_result_to_text(const errata_result *res, const errata_render_options *opts)
+{
+    strbuf sb;
+    sb_init(&sb);
+    printer p;
+    init_printer(&p, &sb, opts);
+    if (res->n == 0) {
+        sb_printf(&sb, "%s\n", p.L->none);
+    } else {
+        const errata_match *top = &res->m[0];
+        record_body(&p, top->rec, top);
+        sb_printf(&sb, "Matched line %zu: %.*s\n", top->line,
+                  (int)(strcspn(top->text, "\n") < 200 ? strcspn(top->text, "\n") : 200),
+                  top->text);
+        if (opts && opts->explain)
+            explain(&p, top);
+        if (res->n > 1)
+            heading(&p, p.L->also);
+        for (size_t i = 1; i < res->n; i++) {
+            const errata_match *m = &res->m[i];
+            sb_printf(&sb, "  %zu. %s — %s (line %zu)\n", i + 1, m->rec->id,
+                      p.zh && m->rec->signature_zh ? m->rec->signature_zh : m->rec->signature,
+                      m->line);
+            if (opts && opts->explain)
+                explain(&p, m);
+        }
+    }
+    for (size_t i = 0; i < res->n_warnings; i++)
+        sb_printf(&sb, "warning: %s\n", res->warnings[i]);
+    return sb_finish(&sb);
+}
+
+char *errata_record_to_text(const errata_record *r, const errata_render_options *opts)
+{
+    strbuf sb;
+    sb_init(&sb);
+    printer p;
+    init_printer(&p, &sb, opts);
+    record_body(&p, r, NULL);
+    return sb_finish(&sb);
+}

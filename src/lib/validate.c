@@ -1,0 +1,232 @@
+/*
+ * validate.c — meaning checks over records; see validate.h and docs/format.md for the list of
+ * errors and warnings.
+ */
+#include "validate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "pattern.h"
+
+static bool is_slug(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static void check_id(const record *r, const char *file, errata_diags *d)
+{
+    const char *slash = strchr(r->id, '/');
+    if (!slash || !is_slug(r->id, (size_t)(slash - r->id)) ||
+        !is_slug(slash + 1, strlen(slash + 1)))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "id",
+                  "'%s' is not of the form domain/slug (lowercase letters, digits and '-')",
+                  r->id);
+    if (!is_slug(r->domain, strlen(r->domain)))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "domain",
+                  "'%s' must be lowercase letters, digits and '-'", r->domain);
+    else if (slash && (strlen(r->domain) != (size_t)(slash - r->id) ||
+                       strncmp(r->id, r->domain, strlen(r->domain)) != 0))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "id",
+                  "the id's domain part does not equal domain '%s'", r->domain);
+    const char *loc = r->locale ? r->locale : "en";
+    size_t ll = strlen(loc);
+    bool loc_ok = (ll == 2 || (ll == 5 && loc[2] == '-')) && loc[0] >= 'a' && loc[0] <= 'z' &&
+                  loc[1] >= 'a' && loc[1] <= 'z' &&
+                  (ll == 2 || (loc[3] >= 'A' && loc[3] <= 'Z' && loc[4] >= 'A' && loc[4] <= 'Z'));
+    if (!loc_ok)
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "locale",
+                  "'%s' is not a language tag of the form xx or xx-YY", loc);
+}
+
+static void check_examples(const record *r, const pcre2_code *re, const char *file,
+                           errata_diags *d)
+{
+    if (!r->has_examples) {
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "examples",
+                  "the record has no examples: nothing proves its regex on real output");
+        return;
+    }
+    char path[64];
+    for (size_t i = 0; i < r->examples_match.n; i++) {
+        const char *t = r->examples_match.v[i];
+        int rc = pattern_search(re, t, strlen(t), NULL, NULL);
+        snprintf(path, sizeof path, "examples.match[%zu]", i);
+        if (rc == 0)
+            diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, path, "the regex does not match this example");
+        else if (rc < 0)
+            diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, path,
+                      "the regex failed on this example (PCRE2 error %d)", rc);
+    }
+    for (size_t i = 0; i < r->examples_no_match.n; i++) {
+        const char *t = r->examples_no_match.v[i];
+        snprintf(path, sizeof path, "examples.no_match[%zu]", i);
+        if (pattern_search(re, t, strlen(t), NULL, NULL) != 0)
+            diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, path,
+                      "the regex matches this near-miss, which it must not");
+    }
+}
+
+static void check_regex(const record *r, const char *file, errata_diags *d)
+{
+    char why[300];
+    pcre2_code *re = pattern_compile(r->regex, why, sizeof why);
+    if (!re) {
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "regex", "does not compile: %s", why);
+        return;
+    }
+    if (!pattern_is_specific(r->regex, why, sizeof why))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "regex", "%s", why);
+    if (pattern_search(re, r->signature, strlen(r->signature), NULL, NULL) != 1)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "regex",
+                  "does not match the record's own signature");
+    check_examples(r, re, file, d);
+    pcre2_code_free(re);
+}
+
+static void check_translations(const record *r, const char *file, errata_diags *d)
+{
+    if (r->signature_zh && strcmp(r->signature_zh, r->signature) == 0)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "signature_zh",
+                  "identical to signature: not translated");
+    if (r->root_cause_zh && strcmp(r->root_cause_zh, r->root_cause) == 0)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "root_cause_zh",
+                  "identical to root_cause: not translated");
+    if (r->workarounds_zh.n && r->workarounds_zh.n != r->n_workarounds)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "workarounds_zh",
+                  "has %zu entries for %zu workarounds", r->workarounds_zh.n, r->n_workarounds);
+    for (size_t i = 0; i < r->workarounds_zh.n && i < r->n_workarounds; i++) {
+        const char *zh = r->workarounds_zh.v[i];
+        if (strcmp(zh, r->workarounds[i].action) == 0 || strcmp(zh, r->workarounds[i].how) == 0) {
+            char path[48];
+            snprintf(path, sizeof path, "workarounds_zh[%zu]", i);
+            diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
+                      "identical to workarounds[%zu]: not translated", i);
+        }
+    }
+}
+
+void validate_record(const record *r, const char *file, errata_diags *d)
+{
+    check_id(r, file, d);
+    check_regex(r, file, d);
+    check_translations(r, file, d);
+    for (size_t i = 0; i < r->n_dead_ends; i++) {
+        if (r->dead_ends[i].action[0] == '\0') {
+            char path[48];
+            snprintf(path, sizeof path, "dead_ends[%zu].action", i);
+            diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
+                      "empty: the reader is told why something fails but not what");
+        }
+    }
+    if (r->official_doc_url && strncmp(r->official_doc_url, "https://", 8) != 0 &&
+        strncmp(r->official_doc_url, "http://", 7) != 0)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "official_doc_url",
+                  "'%s' is not an http(s) URL", r->official_doc_url);
+}
+
+/* ------------------------------------------------------------------ across records */
+
+typedef struct {
+    const char *id;
+    size_t entry;
+} id_ref;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const id_ref *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static bool known_id(const id_ref *refs, size_t n, const char *id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(refs[mid].id, id);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+void validate_set(const kb_set *set, errata_diags *d)
+{
+    id_ref *refs = calloc(set->n ? set->n : 1, sizeof *refs);
+    if (!refs) {
+        d->nomem = true;
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->items[i].rec)
+            refs[n++] = (id_ref){set->items[i].rec->id, i};
+    qsort(refs, n, sizeof *refs, cmp_ref);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(refs[i].id, refs[i - 1].id) == 0)
+            diags_add(d, ERRATA_SEV_ERROR, set->items[refs[i].entry].path, 0, 0, "id",
+                      "duplicate id '%s', also in %s", refs[i].id,
+                      set->items[refs[i - 1].entry].path);
+
+    for (size_t i = 0; i < set->n; i++) {
+        const record *r = set->items[i].rec;
+        const char *file = set->items[i].path;
+        if (!r)
+            continue;
+        size_t plen = strlen(file), ilen = strlen(r->id);
+        if (plen < ilen + 5 || strcmp(file + plen - 5, ".json") != 0 ||
+            strncmp(file + plen - 5 - ilen, r->id, ilen) != 0 ||
+            (plen > ilen + 5 && file[plen - 6 - ilen] != '/'))
+            diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "id",
+                      "the file should be named <kb>/%s.json", r->id);
+        for (int k = 0; k < EDGE_KINDS; k++)
+            for (size_t e = 0; e < r->n_edges[k]; e++)
+                if (!known_id(refs, n, r->edges[k][e].id)) {
+                    char path[96];
+                    snprintf(path, sizeof path, "transition_graph.%s[%zu]", edge_kind_names[k], e);
+                    diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
+                              "'%s' names no record in the knowledge base", r->edges[k][e].id);
+                }
+    }
+    free(refs);
+}
+
+void validate_all(const kb_set *set, errata_diags *d)
+{
+    for (size_t i = 0; i < set->n; i++)
+        if (set->items[i].rec)
+            validate_record(set->items[i].rec, set->items[i].path, d);
+    validate_set(set, d);
+}
+
+errata_code errata_validate_paths(const char *const *paths, size_t n_paths, errata_diags **out,
+                                  errata_error *err)
+{
+    errata_diags *d = diags_new();
+    if (!d)
+        return set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+    kb_set set;
+    errata_code rc = kb_load(paths, n_paths, &set, d, err);
+    if (rc != ERRATA_OK) {
+        errata_diags_free(d);
+        return rc;
+    }
+    validate_all(&set, d);
+    kb_free(&set);
+    *out = d;
+    return ERRATA_OK;
+}
