@@ -32,7 +32,7 @@ int cmd_build(int argc, char **argv, cli_common *common)
     const char *out = NULL;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
         int c = cli_common_option(common, opt, optarg);
         if (c < 0)
             return EXIT_TROUBLE;

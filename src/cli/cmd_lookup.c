@@ -95,7 +95,7 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     bool explain = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         int c = cli_common_option(common, opt, optarg);
         if (c < 0)
             return EXIT_TROUBLE;

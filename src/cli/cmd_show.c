@@ -20,7 +20,7 @@ int cmd_show(int argc, char **argv, cli_common *common)
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         int c = cli_common_option(common, opt, optarg);
         if (c < 0)
             return EXIT_TROUBLE;

@@ -25,7 +25,7 @@ int cmd_validate(int argc, char **argv, cli_common *common)
     bool quiet = false, errors_only = false;
     int opt;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "+hq", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
         int c = cli_common_option(common, opt, optarg);
         if (c < 0)
             return EXIT_TROUBLE;

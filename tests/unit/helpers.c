@@ -1,0 +1,124 @@
+/*
+ * helpers.c — see helpers.h.
+ */
+
+#include "helpers.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *src_root(void)
+{
+    const char *r = getenv("SOURCE_ROOT");
+    return r ? r : ".";
+}
+
+const char *src_path(const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", src_root(), rel);
+    return buf;
+}
+
+char *make_temp_dir(void)
+{
+    char tmpl[] = "/tmp/errata-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    assert_non_null(d);
+    return strdup(d);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+void rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+char *write_file(const char *dir, const char *rel, const char *text)
+{
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *path = malloc(len);
+    assert_non_null(path);
+    snprintf(path, len, "%s/%s", dir, rel);
+    for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+    return path;
+}
+
+char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+    buf[n] = '\0';
+    fclose(fp);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+char *seed_with(const char *key, const char *raw_value)
+{
+    json_error_t e;
+    json_t *seed = json_load_file(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), 0, &e);
+    assert_non_null(seed);
+    if (raw_value) {
+        json_t *v = json_loads(raw_value, JSON_DECODE_ANY, &e);
+        assert_non_null(v);
+        json_object_set_new(seed, key, v);
+    } else {
+        json_object_del(seed, key);
+    }
+    char *s = json_dumps(seed, JSON_INDENT(2));
+    json_decref(seed);
+    return s;
+}
+
+errata_db *build_and_open(const char *kb_dir, const char *dir)
+{
+    char out[4096];
+    snprintf(out, sizeof out, "%s/index.db", dir);
+    errata_error err = {0};
+    errata_build_report rep;
+    errata_build_options bo = {1};
+    errata_code rc = errata_build(&kb_dir, 1, out, &bo, &rep, NULL, &err);
+    if (rc != ERRATA_OK)
+        fail_msg("build failed: %s", err.message);
+    errata_db *db = NULL;
+    rc = errata_open(out, &db, &err);
+    if (rc != ERRATA_OK)
+        fail_msg("open failed: %s", err.message);
+    return db;
+}
+
+const errata_diag *find_diag(const errata_diags *d, errata_severity sev, const char *field,
+                             const char *needle)
+{
+    for (size_t i = 0; i < errata_diags_count(d); i++) {
+        const errata_diag *x = errata_diags_get(d, i);
+        if (x->severity == sev && strcmp(x->field, field) == 0 &&
+            (!needle || strstr(x->message, needle)))
+            return x;
+    }
+    return NULL;
+}

@@ -1,0 +1,293 @@
+/*
+ * test_lookup.c — the lookup path: the seed found first, captures filling the answer, ranking,
+ * and bad input (empty, invalid UTF-8, escapes, 50 MB, over the limit, a hostile pattern).
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+#define SEED_ID "huggingface/torch-compile-incompatible-with-peft"
+#define SEED_MSG "RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters"
+
+/* A minimal valid record; regex is raw JSON string content. */
+static char *mini_record(const char *id, const char *regex, const char *how, double confidence)
+{
+    const char *slash = strchr(id, '/');
+    char *s = NULL;
+    int n = asprintf(
+        &s,
+        "{\"id\": \"%s\", \"signature\": \"sig of %s\", \"regex\": \"%s\", \"domain\": \"%.*s\","
+        " \"category\": \"runtime_error\", \"root_cause\": \"cause of %s\","
+        " \"dead_ends\": [{\"action\": \"reinstall {module}\", \"why_fails\": \"w\","
+        " \"fail_rate\": 0.9, \"condition\": \"\", \"sources\": []}],"
+        " \"workarounds\": [{\"action\": \"fix it\", \"success_rate\": 0.8, \"how\": \"%s\","
+        " \"condition\": \"\", \"sources\": []}],"
+        " \"verification_tier\": \"ai_generated\", \"confidence\": %.2f,"
+        " \"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}",
+        id, id, regex, (int)(slash - id), id, id, how, confidence);
+    assert_true(n > 0);
+    return s;
+}
+
+typedef struct {
+    char *dir;
+    errata_db *db;
+} fixture;
+
+static void add(const char *dir, const char *id, char *text)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "kb/%s.json", id);
+    free(write_file(dir, rel, text));
+    free(text);
+}
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->dir = make_temp_dir();
+    char *seed = slurp(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), NULL);
+    add(f->dir, SEED_ID, seed);
+    add(f->dir, "python/no-module",
+        mini_record("python/no-module", "ModuleNotFoundError: No module named '(?P<module>[\\\\w.]+)'",
+                    "pip install {module}", 0.9));
+    /* Two records that both match "connection refused to db:5432": the longer literal wins. */
+    add(f->dir, "net/refused",
+        mini_record("net/refused", "connection refused", "check the server", 0.9));
+    add(f->dir, "net/refused-db",
+        mini_record("net/refused-db", "connection refused to db:(?P<port>\\\\d+)",
+                    "start the database on port {port}", 0.1));
+    /* A catastrophically backtracking pattern that only PCRE2 can run (\\K is PCRE2's). */
+    add(f->dir, "test/hostile",
+        mini_record("test/hostile", "hostile pattern: (?:(a|aa)+)+\\\\Kb", "none", 0.5));
+    char *kb = malloc(strlen(f->dir) + 8);
+    sprintf(kb, "%s/kb", f->dir);
+    f->db = build_and_open(kb, f->dir);
+    free(kb);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    errata_close(f->db);
+    rm_tree(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
+static errata_result *lookup(fixture *f, const char *text, size_t len)
+{
+    errata_result *res = NULL;
+    errata_error err = {0};
+    errata_code rc = errata_lookup(f->db, text, len, NULL, &res, &err);
+    if (rc != ERRATA_OK)
+        fail_msg("lookup failed: %s", err.message);
+    return res;
+}
+
+static const char *top_id(const errata_result *res)
+{
+    assert_true(errata_result_count(res) > 0);
+    return errata_record_id(errata_match_record(errata_result_match(res, 0)));
+}
+
+static void seed_signature_finds_the_seed(void **state)
+{
+    fixture *f = *state;
+    errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
+    assert_int_equal(errata_result_count(res), 1);
+    assert_string_equal(top_id(res), SEED_ID);
+    const errata_match *m = errata_result_match(res, 0);
+    assert_int_equal(errata_match_line(m), 1);
+    assert_string_equal(errata_match_text(m), SEED_MSG);
+
+    char *json = errata_result_to_json(res, NULL);
+    json_error_t e;
+    json_t *j = json_loads(json, 0, &e);
+    assert_non_null(j);
+    assert_true(json_is_true(json_object_get(j, "matched")));
+    json_t *first = json_array_get(json_object_get(j, "matches"), 0);
+    assert_string_equal(json_string_value(json_object_get(first, "id")), SEED_ID);
+    json_t *work = json_object_get(json_object_get(first, "record"), "workarounds");
+    assert_int_equal(json_array_size(work), 3);
+    json_decref(j);
+    free(json);
+
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, SEED_ID));
+    assert_non_null(strstr(text, "TRY 1 (works 85%)"));
+    assert_non_null(strstr(text, "AVOID (fails 95%)"));
+    assert_non_null(strstr(text, "transformers>=4.38.0"));
+    assert_null(strstr(text, "\033[")); /* no colour unless asked */
+    free(text);
+    errata_result_free(res);
+}
+
+static void the_error_inside_a_trace_is_found(void **state)
+{
+    fixture *f = *state;
+    const char *trace =
+        "Traceback (most recent call last):\n"
+        "  File \"/home/user/train.py\", line 42, in <module>\n"
+        "    model = torch.compile(model)\n"
+        "  File \"/usr/lib/python3/site-packages/peft/peft_model.py\", line 310, in forward\n"
+        "    raise RuntimeError(msg)\n"
+        "\033[31m" SEED_MSG "\033[0m\r\n";
+    errata_result *res = lookup(f, trace, strlen(trace));
+    assert_string_equal(top_id(res), SEED_ID);
+    assert_int_equal(errata_match_line(errata_result_match(res, 0)), 6);
+    errata_result_free(res);
+}
+
+static void chinese_output_uses_chinese_fields(void **state)
+{
+    fixture *f = *state;
+    errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
+    errata_render_options zh = {ERRATA_LANG_ZH, 0, 0};
+    char *text = errata_result_to_text(res, &zh);
+    assert_non_null(strstr(text, "运行时错误"));
+    assert_non_null(strstr(text, "根本原因"));
+    free(text);
+    errata_result_free(res);
+}
+
+static void captures_fill_the_answer(void **state)
+{
+    fixture *f = *state;
+    const char *msg = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
+                      "ModuleNotFoundError: No module named 'torch'\n";
+    errata_result *res = lookup(f, msg, strlen(msg));
+    assert_string_equal(top_id(res), "python/no-module");
+    const errata_match *m = errata_result_match(res, 0);
+    assert_string_equal(errata_match_capture(m, "module"), "torch");
+    assert_null(errata_match_capture(m, "nothing"));
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "pip install torch"));
+    assert_non_null(strstr(text, "reinstall torch"));
+    assert_null(strstr(text, "{module}"));
+    free(text);
+    char *json = errata_result_to_json(res, NULL);
+    assert_non_null(strstr(json, "pip install torch"));
+    assert_non_null(strstr(json, "\"module\": \"torch\""));
+    free(json);
+    errata_result_free(res);
+}
+
+static void the_more_specific_pattern_ranks_first(void **state)
+{
+    fixture *f = *state;
+    const char *msg = "psql: error: connection refused to db:5432";
+    errata_result *res = lookup(f, msg, strlen(msg));
+    assert_int_equal(errata_result_count(res), 2);
+    /* Despite its lower confidence, the longer literal match wins. */
+    assert_string_equal(top_id(res), "net/refused-db");
+    assert_true(errata_match_score(errata_result_match(res, 0)) >
+                errata_match_score(errata_result_match(res, 1)));
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "start the database on port 5432"));
+    free(text);
+    errata_result_free(res);
+}
+
+static void no_match_is_not_an_error(void **state)
+{
+    fixture *f = *state;
+    const char *msg = "everything is fine, build succeeded";
+    errata_result *res = lookup(f, msg, strlen(msg));
+    assert_int_equal(errata_result_count(res), 0);
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "No known error matched"));
+    free(text);
+    char *json = errata_result_to_json(res, NULL);
+    assert_non_null(strstr(json, "\"matched\": false"));
+    free(json);
+    errata_result_free(res);
+}
+
+static void empty_input_is_refused(void **state)
+{
+    fixture *f = *state;
+    errata_result *res = NULL;
+    errata_error err = {0};
+    assert_int_equal(errata_lookup(f->db, "", 0, NULL, &res, &err), ERRATA_ERR_ARG);
+    assert_non_null(strstr(err.message, "empty"));
+    assert_int_equal(errata_lookup(f->db, " \n\t\r\n\033[0m", 10, NULL, &res, &err),
+                     ERRATA_ERR_ARG);
+    assert_null(res);
+}
+
+static void invalid_utf8_and_nul_bytes_are_repaired(void **state)
+{
+    fixture *f = *state;
+    const char bytes[] = "\xff\xfe\xc3(\x00garbage\xed\xa0\x80\n" SEED_MSG "\xc3";
+    errata_result *res = lookup(f, bytes, sizeof bytes - 1);
+    assert_string_equal(top_id(res), SEED_ID);
+    assert_int_equal(errata_match_line(errata_result_match(res, 0)), 2);
+    char *json = errata_result_to_json(res, NULL);
+    json_error_t e;
+    json_t *j = json_loads(json, 0, &e); /* the output is valid UTF-8 JSON */
+    assert_non_null(j);
+    json_decref(j);
+    free(json);
+    errata_result_free(res);
+}
+
+static void fifty_megabytes_are_scanned(void **state)
+{
+    fixture *f = *state;
+    size_t line = 100, lines = 500000;
+    size_t len = line * lines + strlen(SEED_MSG) + 1;
+    char *big = malloc(len + 1);
+    for (size_t i = 0; i < lines; i++) {
+        memset(big + i * line, 'x', line - 1);
+        big[i * line + line - 1] = '\n';
+    }
+    strcpy(big + line * lines, SEED_MSG "\n");
+    errata_result *res = lookup(f, big, len);
+    assert_string_equal(top_id(res), SEED_ID);
+    assert_int_equal(errata_match_line(errata_result_match(res, 0)), lines + 1);
+    errata_result_free(res);
+
+    errata_lookup_options small = {0, 1024 * 1024};
+    errata_error err = {0};
+    assert_int_equal(errata_lookup(f->db, big, len, &small, &res, &err), ERRATA_ERR_TOO_BIG);
+    assert_non_null(strstr(err.message, "limit"));
+    free(big);
+}
+
+static void hostile_pattern_gives_up_and_says_so(void **state)
+{
+    fixture *f = *state;
+    char msg[200] = "hostile pattern: ";
+    memset(msg + strlen(msg), 'a', 40);
+    strcat(msg, "! b");
+    errata_result *res = lookup(f, msg, strlen(msg));
+    assert_int_equal(errata_result_count(res), 0);
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "test/hostile"));
+    assert_non_null(strstr(text, "match limit"));
+    free(text);
+    errata_result_free(res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seed_signature_finds_the_seed),
+        cmocka_unit_test(the_error_inside_a_trace_is_found),
+        cmocka_unit_test(chinese_output_uses_chinese_fields),
+        cmocka_unit_test(captures_fill_the_answer),
+        cmocka_unit_test(the_more_specific_pattern_ranks_first),
+        cmocka_unit_test(no_match_is_not_an_error),
+        cmocka_unit_test(empty_input_is_refused),
+        cmocka_unit_test(invalid_utf8_and_nul_bytes_are_repaired),
+        cmocka_unit_test(fifty_megabytes_are_scanned),
+        cmocka_unit_test(hostile_pattern_gives_up_and_says_so),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
