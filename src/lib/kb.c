@@ -114,7 +114,7 @@ static errata_code list_path(const char *arg, pathlist *files, errata_error *err
     }
     size_t first = files->n;
     errata_code rc = walk(arg, files, err);
-    if (rc == ERRATA_OK)
+    if (rc == ERRATA_OK && files->n - first > 1)
         qsort(files->v + first, files->n - first, sizeof *files->v, cmp_str);
     return rc;
 }

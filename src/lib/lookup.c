@@ -288,7 +288,8 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         errata_result_free(res);
         return rc;
     }
-    qsort(res->m, res->n, sizeof *res->m, cmp_match);
+    if (res->n > 1)
+        qsort(res->m, res->n, sizeof *res->m, cmp_match);
     while (res->n > max_results)
         match_clear(&res->m[--res->n]);
     *out = res;

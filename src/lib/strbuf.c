@@ -30,6 +30,7 @@ bool sb_reserve(strbuf *sb, size_t extra)
     }
     sb->buf = p;
     sb->cap = cap;
+    sb->buf[sb->len] = '\0';
     return true;
 }
 
