@@ -16,7 +16,9 @@ pcre2_code *pattern_compile(const char *regex, char *why, size_t why_size)
 {
     int errcode;
     PCRE2_SIZE erroffset;
-    uint32_t opts = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_UTF | PCRE2_UCP;
+    /* No PCRE2_UCP: classes stay ASCII, exactly as in the Hyperscan database (multiscan.c),
+     * so that Hyperscan's first pass never misses what PCRE2 would match. */
+    uint32_t opts = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_UTF;
     pcre2_code *re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, opts, &errcode,
                                    &erroffset, NULL);
     if (!re && why) {
