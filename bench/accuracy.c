@@ -1,0 +1,197 @@
+/*
+ * accuracy.c — how often Errata names the right record, on a labelled corpus in the format of
+ * ../shared/eval/README.md.
+ *
+ *   accuracy INDEX CORPUS_DIR [--verbose]
+ *
+ * A case is answered correctly at rank k when the k-th record's signature or regex contains one
+ * of the case's keywords (case-insensitive) and the record's domain fits the case's domain
+ * (domain_fits below). Prints coverage (a match returned where one was expected), P@1, MRR and
+ * the false-positive rate on benign logs, overall, by variant and by domain. The baseline in the
+ * same run is "first match in record order": the same regex hits, unranked, which shows what
+ * ranking adds.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "errata.h"
+
+/* Corpus domains are tool families; knowledge-base domains group some of them differently. */
+static const struct {
+    const char *corpus, *kb;
+} DOMAIN_MAP[] = {
+    {"apt", "debian-apt"},     {"tar", "archives"},    {"openssl", "tls-openssl"},
+    {"curl", "networking"},    {"maven", "maven-gradle"}, {"cargo", "rust"},
+    {"networking", "tls-openssl"}, /* TLS failures seen through a network client */
+};
+
+static bool domain_fits(const char *corpus, const char *kb)
+{
+    if (strcmp(corpus, kb) == 0)
+        return true;
+    for (size_t i = 0; i < sizeof DOMAIN_MAP / sizeof *DOMAIN_MAP; i++)
+        if (strcmp(DOMAIN_MAP[i].corpus, corpus) == 0 && strcmp(DOMAIN_MAP[i].kb, kb) == 0)
+            return true;
+    return false;
+}
+
+static bool keyword_hit(const errata_record *r, const json_t *keywords)
+{
+    size_t i;
+    json_t *k;
+    json_array_foreach(keywords, i, k)
+    {
+        const char *kw = json_string_value(k);
+        if (kw && (strcasestr(errata_record_signature(r), kw) || strcasestr(errata_record_regex(r), kw)))
+            return true;
+    }
+    return false;
+}
+
+typedef struct {
+    char name[32];
+    size_t cases, expected, covered, p1, base_p1, none, fp;
+    double rr;
+} tally;
+
+static tally *find_tally(tally *t, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return &t[i];
+    memset(&t[*n], 0, sizeof t[*n]);
+    snprintf(t[*n].name, sizeof t[*n].name, "%s", name);
+    return &t[(*n)++];
+}
+
+static void print_tally(const tally *t)
+{
+    printf("  %-14s cases %4zu  coverage %.3f  P@1 %.3f  MRR %.3f  (unranked P@1 %.3f)", t->name,
+           t->cases, t->expected ? (double)t->covered / t->expected : 0,
+           t->expected ? (double)t->p1 / t->expected : 0, t->expected ? t->rr / t->expected : 0,
+           t->expected ? (double)t->base_p1 / t->expected : 0);
+    if (t->none)
+        printf("  false positives %zu/%zu", t->fp, t->none);
+    printf("\n");
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(((const tally *)a)->name, ((const tally *)b)->name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: accuracy INDEX CORPUS_DIR [--verbose]\n");
+        return 2;
+    }
+    bool verbose = argc > 3 && strcmp(argv[3], "--verbose") == 0;
+    errata_db *db;
+    errata_error err;
+    if (errata_open(argv[1], &db, &err) != ERRATA_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 2;
+    }
+    DIR *d = opendir(argv[2]);
+    if (!d) {
+        perror(argv[2]);
+        return 2;
+    }
+    struct dirent **names;
+    int nfiles = scandir(argv[2], &names, NULL, alphasort);
+    closedir(d);
+    tally all, variants[8], domains[64];
+    memset(&all, 0, sizeof all);
+    strcpy(all.name, "all");
+    size_t nv = 0, nd = 0;
+    errata_lookup_options lo = {10, 0};
+    for (int f = 0; f < nfiles; f++) {
+        const char *fn = names[f]->d_name;
+        size_t l = strlen(fn);
+        if (l < 6 || strcmp(fn + l - 5, ".json") != 0) {
+            free(names[f]);
+            continue;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", argv[2], fn);
+        json_error_t je;
+        json_t *c = json_load_file(path, 0, &je);
+        const char *input = json_string_value(json_object_get(c, "input"));
+        const char *domain = json_string_value(json_object_get(c, "domain"));
+        const char *variant = json_string_value(json_object_get(c, "variant"));
+        const char *expect = json_string_value(json_object_get(c, "expect"));
+        json_t *keywords = json_object_get(c, "keywords");
+        if (!input || !domain || !variant || !expect) {
+            fprintf(stderr, "%s: not a corpus case\n", path);
+            json_decref(c);
+            free(names[f]);
+            continue;
+        }
+        errata_result *res = NULL;
+        if (errata_lookup(db, input, strlen(input), &lo, &res, &err) != ERRATA_OK) {
+            fprintf(stderr, "%s: %s\n", path, err.message);
+            json_decref(c);
+            free(names[f]);
+            continue;
+        }
+        tally *ts[3] = {&all, find_tally(variants, &nv, variant), find_tally(domains, &nd, domain)};
+        size_t n = errata_result_count(res);
+        bool want = strcmp(expect, "match") == 0;
+        size_t rank = 0, base_rank = 0;
+        for (size_t i = 0; want && i < n && !rank; i++) {
+            const errata_record *r = errata_match_record(errata_result_match(res, i));
+            if (keyword_hit(r, keywords) && domain_fits(domain, errata_record_domain(r)))
+                rank = i + 1;
+        }
+        /* Unranked baseline: the first matching record in id order. */
+        const errata_record *first = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const errata_record *r = errata_match_record(errata_result_match(res, i));
+            if (!first || strcmp(errata_record_id(r), errata_record_id(first)) < 0)
+                first = r;
+        }
+        if (want && first && keyword_hit(first, keywords) &&
+            domain_fits(domain, errata_record_domain(first)))
+            base_rank = 1;
+        for (int t = 0; t < 3; t++) {
+            ts[t]->cases++;
+            if (want) {
+                ts[t]->expected++;
+                ts[t]->covered += n > 0;
+                ts[t]->p1 += rank == 1;
+                ts[t]->base_p1 += base_rank == 1;
+                ts[t]->rr += rank ? 1.0 / (double)rank : 0;
+            } else {
+                ts[t]->none++;
+                ts[t]->fp += n > 0;
+            }
+        }
+        if (verbose && ((want && rank != 1) || (!want && n > 0)))
+            printf("MISS %-48s rank %zu  top %s\n", fn, rank,
+                   n ? errata_record_id(errata_match_record(errata_result_match(res, 0))) : "-");
+        errata_result_free(res);
+        json_decref(c);
+        free(names[f]);
+    }
+    free(names);
+    printf("corpus %s: %zu cases (%zu expect a match, %zu benign)\n", argv[2], all.cases,
+           all.expected, all.none);
+    print_tally(&all);
+    printf("by variant:\n");
+    qsort(variants, nv, sizeof *variants, cmp_name);
+    for (size_t i = 0; i < nv; i++)
+        print_tally(&variants[i]);
+    printf("by domain:\n");
+    qsort(domains, nd, sizeof *domains, cmp_name);
+    for (size_t i = 0; i < nd; i++)
+        print_tally(&domains[i]);
+    errata_close(db);
+    return 0;
+}
