@@ -139,12 +139,31 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
     return 1;
 }
 
-static void score(errata_match *m)
+static double role_bonus(line_role role)
+{
+    switch (role) {
+    case LINE_ROOT: return RANK_ROLE_ROOT;
+    case LINE_KEY: return RANK_ROLE_KEY;
+    case LINE_FRAMING: return RANK_ROLE_FRAMING;
+    case LINE_PLAIN: break;
+    }
+    return 0.0;
+}
+
+static void score(errata_match *m, const char *text, size_t len, unsigned formats)
 {
     const record *r = m->rec;
+    size_t line_start = m->start;
+    while (line_start > 0 && text[line_start - 1] != '\n')
+        line_start--;
+    m->parts.role = classify_line(text, len, line_start);
+    m->parts.role_bonus = role_bonus(m->parts.role);
+    m->parts.domain_fit = format_fits_domain(formats, r->domain);
     m->parts.confidence = r->confidence;
     m->parts.fix_success_rate = r->fix_success_rate;
-    m->score = m->parts.specificity * RANK_W_SPECIFICITY + m->parts.position * RANK_W_POSITION +
+    m->score = m->parts.specificity * RANK_W_SPECIFICITY + m->parts.role_bonus +
+               m->parts.position * RANK_W_POSITION +
+               (m->parts.domain_fit ? RANK_W_DOMAIN_FIT : 0.0) +
                m->parts.confidence * RANK_W_CONFIDENCE +
                m->parts.fix_success_rate * RANK_W_FIX_RATE;
 }
@@ -191,6 +210,8 @@ static errata_code confirm_all(errata_db *db, const unsigned char *hit, const ch
                                size_t len, errata_result *res, errata_error *err)
 {
     size_t total_lines = count_lines(text, len);
+    unsigned formats = 0;
+    bool formats_known = false;
     pcre2_match_data *md = NULL;
     errata_code rc = ERRATA_OK;
     for (size_t i = 0; i < db->n && rc == ERRATA_OK; i++) {
@@ -220,7 +241,11 @@ static errata_code confirm_all(errata_db *db, const unsigned char *hit, const ch
                 rc = ERRATA_ERR_CORRUPT;
                 break;
             }
-            score(&m);
+            if (!formats_known) {
+                formats = detect_formats(text, len);
+                formats_known = true;
+            }
+            score(&m, text, len, formats);
             errata_match *p = realloc(res->m, (res->n + 1) * sizeof *p);
             if (!p) {
                 match_clear(&m);

@@ -8,18 +8,31 @@
 
 #include "record.h"
 
-/* Score = the weighted sum of the parts below. Specificity dominates: a pattern that pins down
- * more literal text is the more precise explanation of the error. Position breaks near-ties in
- * favour of the later line (the final error of a log rather than a warning before it);
- * confidence and fix rate break the remaining ties. */
+#include "keylines.h"
+
+/* Score = the weighted sum of the parts below (docs/json-output.md, "Score").
+ * - Specificity dominates between records matching the same line: a pattern that pins down more
+ *   literal text is the more precise explanation.
+ * - The role of the matched line decides between lines: the error beats its framing ("make: ***
+ *   Error 1"), the root of a chain beats the wrappers around it.
+ * - Position prefers the later line (the final error of a log over a warning before it).
+ * - Domain fit: a Python traceback favours python, pip, pytorch … records.
+ * - Confidence and fix rate break the remaining ties. */
 #define RANK_W_SPECIFICITY 1.0
-#define RANK_W_POSITION 10.0
-#define RANK_W_CONFIDENCE 5.0
-#define RANK_W_FIX_RATE 2.0
+#define RANK_ROLE_ROOT 12.0
+#define RANK_ROLE_KEY 8.0
+#define RANK_ROLE_FRAMING (-15.0)
+#define RANK_W_POSITION 4.0
+#define RANK_W_DOMAIN_FIT 3.0
+#define RANK_W_CONFIDENCE 3.0
+#define RANK_W_FIX_RATE 1.0
 
 typedef struct {
     double specificity;      /* literal characters of the pattern's least specific alternative */
+    line_role role;          /* what the matched line is */
+    double role_bonus;       /* the score the role adds (RANK_ROLE_*; 0 for a plain line) */
     double position;         /* 0 for the first line of the input, 1 for the last */
+    bool domain_fit;         /* the input's format fits the record's domain */
     double confidence;       /* the record's confidence */
     double fix_success_rate; /* the record's fix_success_rate */
 } score_parts;

@@ -54,12 +54,16 @@ static json_t *match_to_json(const errata_match *m, size_t rank)
     json_t *rec = record_to_json(m->rec);
     if (rec)
         fill_record_json(rec, m);
-    return json_pack("{s:I, s:s, s:s, s:f, s:{s:f, s:f, s:f, s:f}, s:I, s:s, s:o, s:o}",
-                     "rank", (json_int_t)rank, "id", m->rec->id, "match", "regex", "score",
-                     m->score, "score_parts", "specificity", m->parts.specificity, "position",
-                     m->parts.position, "confidence", m->parts.confidence, "fix_success_rate",
-                     m->parts.fix_success_rate, "line", (json_int_t)m->line, "matched_text",
-                     m->text, "captures", caps, "record", rec ? rec : json_null());
+    const score_parts *p = &m->parts;
+    json_t *parts = json_pack("{s:f, s:s, s:f, s:f, s:b, s:f, s:f}", "specificity",
+                              p->specificity, "line_role", line_role_name(p->role), "role_bonus",
+                              p->role_bonus, "position", p->position, "domain_fit", p->domain_fit,
+                              "confidence", p->confidence, "fix_success_rate",
+                              p->fix_success_rate);
+    return json_pack("{s:I, s:s, s:s, s:f, s:o, s:I, s:s, s:o, s:o}", "rank", (json_int_t)rank,
+                     "id", m->rec->id, "match", "regex", "score", m->score, "score_parts", parts,
+                     "line", (json_int_t)m->line, "matched_text", m->text, "captures", caps,
+                     "record", rec ? rec : json_null());
 }
 
 char *errata_result_to_json(const errata_result *res, const errata_render_options *opts)

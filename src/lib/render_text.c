@@ -191,12 +191,14 @@ static void init_printer(printer *p, strbuf *sb, const errata_render_options *op
 
 static void explain(printer *p, const errata_match *m)
 {
+    const score_parts *s = &m->parts;
     sb_printf(p->sb,
-              "  %s %.2f = specificity %.0f × %.1f + position %.2f × %.1f + confidence %.2f × "
-              "%.1f + fix rate %.2f × %.1f\n",
-              p->L->explain, m->score, m->parts.specificity, RANK_W_SPECIFICITY,
-              m->parts.position, RANK_W_POSITION, m->parts.confidence, RANK_W_CONFIDENCE,
-              m->parts.fix_success_rate, RANK_W_FIX_RATE);
+              "     %s %.2f = specificity %.0f × %.1f  %+.1f (line %zu: %s)  + position %.2f × "
+              "%.1f  + domain fit %s  + confidence %.2f × %.1f  + fix rate %.2f × %.1f\n",
+              p->L->explain, m->score, s->specificity, RANK_W_SPECIFICITY, s->role_bonus, m->line,
+              line_role_name(s->role), s->position, RANK_W_POSITION,
+              s->domain_fit ? "yes (+3.0)" : "no (+0)", s->confidence, RANK_W_CONFIDENCE,
+              s->fix_success_rate, RANK_W_FIX_RATE);
 }
 
 char *errata_result_to_text(const errata_result *res, const errata_render_options *opts)
