@@ -274,10 +274,14 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
                          "the input is %zu bytes, over the limit of %zu bytes; give the part of "
                          "the log around the error",
                          len, max_input);
-    strbuf norm;
+    strbuf clean, norm;
+    sb_init(&clean);
     sb_init(&norm);
-    normalize_text(text ? text : "", len, &norm);
-    if (norm.failed) {
+    normalize_text(text ? text : "", len, &clean);
+    strip_line_prefixes(clean.buf ? clean.buf : "", clean.len, &norm);
+    bool failed = clean.failed;
+    sb_free(&clean);
+    if (failed || norm.failed) {
         sb_free(&norm);
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory normalising the input");
     }

@@ -1,10 +1,14 @@
 /*
  * normalize.c — see normalize.h.
  */
+#define _GNU_SOURCE
 #include "normalize.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+#include <strings.h>
 
 /* Length of the valid UTF-8 sequence at p (at most n bytes), or 0 if it is not valid. Rejects
  * overlong forms, surrogates and code points above U+10FFFF, as RFC 3629 requires. */
@@ -99,5 +103,178 @@ void normalize_text(const char *in, size_t len, strbuf *out)
         } else {
             i++; /* NUL, DEL and other controls */
         }
+    }
+}
+
+/* ------------------------------------------------------------------ line prefixes */
+
+static size_t digits(const char *s, size_t n, size_t at, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (at + i >= n || !isdigit((unsigned char)s[at + i]))
+            return 0;
+    return count;
+}
+
+static size_t spaces(const char *s, size_t n, size_t at)
+{
+    size_t i = at;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i - at;
+}
+
+/* "HH:MM:SS" with optional fraction; returns its length or 0. */
+static size_t clock_time(const char *s, size_t n, size_t at)
+{
+    if (!digits(s, n, at, 2) || at + 2 >= n || s[at + 2] != ':' || !digits(s, n, at + 3, 2) ||
+        at + 5 >= n || s[at + 5] != ':' || !digits(s, n, at + 6, 2))
+        return 0;
+    size_t i = at + 8;
+    if (i < n && (s[i] == '.' || s[i] == ',')) {
+        size_t j = i + 1;
+        while (j < n && isdigit((unsigned char)s[j]))
+            j++;
+        if (j > i + 1)
+            i = j;
+    }
+    return i - at;
+}
+
+/* "YYYY-MM-DD[T ]HH:MM:SS[.fff][Z|±HH:MM]"; returns its length or 0. */
+static size_t iso_timestamp(const char *s, size_t n, size_t at)
+{
+    if (!digits(s, n, at, 4) || at + 4 >= n || s[at + 4] != '-' || !digits(s, n, at + 5, 2) ||
+        at + 7 >= n || s[at + 7] != '-' || !digits(s, n, at + 8, 2) || at + 10 >= n ||
+        (s[at + 10] != 'T' && s[at + 10] != ' '))
+        return 0;
+    size_t t = clock_time(s, n, at + 11);
+    if (!t)
+        return 0;
+    size_t i = at + 11 + t;
+    if (i < n && s[i] == 'Z')
+        i++;
+    else if (i < n && (s[i] == '+' || s[i] == '-') && digits(s, n, i + 1, 2)) {
+        i += 3;
+        if (i < n && s[i] == ':')
+            i++;
+        i += digits(s, n, i, 2);
+    }
+    return i - at;
+}
+
+static size_t log_level(const char *s, size_t n, size_t at)
+{
+    static const char *const levels[] = {"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "WARN",
+                                         "ERROR", "FATAL", "CRITICAL", NULL};
+    size_t i = at;
+    bool bracket = i < n && s[i] == '[';
+    if (bracket)
+        i++;
+    for (const char *const *l = levels; *l; l++) {
+        size_t ll = strlen(*l);
+        /* Bare levels are upper case ("ERROR "); "Error: …" is a message, not a level. */
+        if (i + ll > n)
+            continue;
+        bool same = bracket ? strncasecmp(s + i, *l, ll) == 0 : strncmp(s + i, *l, ll) == 0;
+        if (same) {
+            size_t j = i + ll;
+            if (bracket) {
+                if (j >= n || s[j] != ']')
+                    return 0;
+                j++;
+            }
+            if (j < n && s[j] == ':')
+                j++;
+            return j < n && (s[j] == ' ' || s[j] == '\t') ? j - at : 0;
+        }
+    }
+    return 0;
+}
+
+/* GitHub Actions workflow commands: "##[error]", "##[group]", "::error file=x,line=1::". */
+static size_t ci_marker(const char *s, size_t n, size_t at)
+{
+    if (at + 3 < n && s[at] == '#' && s[at + 1] == '#' && s[at + 2] == '[') {
+        const char *end = memchr(s + at, ']', n - at);
+        return end && end - (s + at) < 20 ? (size_t)(end - s) + 1 - at : 0;
+    }
+    if (at + 2 < n && s[at] == ':' && s[at + 1] == ':' && isalpha((unsigned char)s[at + 2])) {
+        const char *end = memmem(s + at + 2, n - at - 2, "::", 2);
+        return end && end - (s + at) < 200 ? (size_t)(end - s) + 2 - at : 0;
+    }
+    return 0;
+}
+
+/* docker compose "web-1  | " (or "web_1  | "), kubectl --prefix "[pod/web-5d8/app] ". */
+static size_t container_prefix(const char *s, size_t n, size_t at)
+{
+    if (at + 5 < n && memcmp(s + at, "[pod/", 5) == 0) {
+        const char *end = memchr(s + at, ']', n - at);
+        if (end && end + 1 < s + n && end[1] == ' ')
+            return (size_t)(end - s) + 2 - at;
+        return 0;
+    }
+    size_t i = at;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.'))
+        i++;
+    if (i == at || i - at > 64 || !isdigit((unsigned char)s[i - 1]))
+        return 0;
+    size_t j = i + spaces(s, n, i);
+    if (j == i || j >= n || s[j] != '|')
+        return 0;
+    j++;
+    return (j < n && s[j] == ' ') ? j + 1 - at : (j == n || s[j] == '\n' ? j - at : 0);
+}
+
+/* The length of the framing prefix of the line at s (n bytes, no newline). */
+static size_t line_prefix(const char *s, size_t n)
+{
+    size_t at = 0;
+    for (int round = 0; round < 6; round++) {
+        size_t len;
+        if ((len = iso_timestamp(s, n, at))) {
+            at += len;
+            at += spaces(s, n, at);
+            /* A level right after a timestamp is part of the framing too. */
+            size_t lvl = log_level(s, n, at);
+            if (lvl)
+                at += lvl + spaces(s, n, at + lvl);
+            continue;
+        }
+        if ((len = container_prefix(s, n, at)) || (len = ci_marker(s, n, at))) {
+            at += len;
+            at += spaces(s, n, at);
+            continue;
+        }
+        if (at < n && s[at] == '[' && (len = clock_time(s, n, at + 1)) && at + 1 + len < n &&
+            s[at + 1 + len] == ']') {
+            at += len + 2;
+            at += spaces(s, n, at);
+            continue;
+        }
+        if (at + 1 < n && s[at] == '[' && (len = iso_timestamp(s, n, at + 1)) &&
+            at + 1 + len < n && s[at + 1 + len] == ']') {
+            at += len + 2;
+            at += spaces(s, n, at);
+            continue;
+        }
+        break;
+    }
+    return at;
+}
+
+void strip_line_prefixes(const char *in, size_t len, strbuf *out)
+{
+    sb_reserve(out, len);
+    size_t i = 0;
+    while (i < len) {
+        const char *nl = memchr(in + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - in) : len;
+        size_t skip = line_prefix(in + i, end - i);
+        sb_append(out, in + i + skip, end - i - skip);
+        if (nl)
+            sb_putc(out, '\n');
+        i = end + 1;
     }
 }
