@@ -116,17 +116,26 @@ typedef struct errata_result errata_result;
 typedef struct errata_match errata_match;
 
 /* Finds the records whose patterns match text (any bytes; invalid UTF-8 is repaired, ANSI
- * escapes and CR are removed before matching). No match is not an error: the result then holds
- * no matches. opts may be NULL. */
+ * escapes, CR and line prefixes such as timestamps are removed before matching). When no
+ * pattern matches, the result may hold full-text guesses instead, each marked fuzzy, and only
+ * when the text's words cover enough of a record; unrelated text gets an empty result. No match
+ * is not an error. opts may be NULL. */
 errata_code errata_lookup(errata_db *db, const char *text, size_t len,
                           const errata_lookup_options *opts, errata_result **out,
                           errata_error *err);
 void errata_result_free(errata_result *res);
 
+/* Full-text search (BM25 over signature, aliases, root cause, workarounds and the Chinese
+ * texts; Chinese is searched by character bigrams). Every match is fuzzy. max 0 means 10. */
+errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
+                          errata_result **out, errata_error *err);
+
 size_t errata_result_count(const errata_result *res);
 const errata_match *errata_result_match(const errata_result *res, size_t i);
 
 const errata_record *errata_match_record(const errata_match *m);
+/* Non-zero when the match is a full-text guess (no pattern matched; see errata_lookup). */
+int errata_match_is_fuzzy(const errata_match *m);
 double errata_match_score(const errata_match *m);
 /* 1-based line of the normalised input where the match starts. */
 size_t errata_match_line(const errata_match *m);

@@ -24,6 +24,7 @@ typedef struct {
 /* Each subcommand: argc/argv start at the subcommand's name. */
 int cmd_lookup(int argc, char **argv, cli_common *common);
 int cmd_show(int argc, char **argv, cli_common *common);
+int cmd_search(int argc, char **argv, cli_common *common);
 int cmd_validate(int argc, char **argv, cli_common *common);
 int cmd_build(int argc, char **argv, cli_common *common);
 

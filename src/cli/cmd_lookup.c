@@ -21,7 +21,8 @@ static const char HELP[] =
     "  --max-input N    refuse input over N bytes (default 64 MiB)\n"
     "  --color WHEN     auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
     "  --db FILE        the index (default: $ERRATA_DB, else the built-in path)\n\n"
-    "Exit status: 0 a record matched, 1 none did, 2 error.\n";
+    "When no pattern matches, records the text's words point to may be listed as guesses.\n\n"
+    "Exit status: 0 a record's pattern matched, 1 none did (guesses or not), 2 error.\n";
 
 static char *join_args(int argc, char **argv, size_t *len)
 {
@@ -156,7 +157,11 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     } else {
         errata_render_options ro = {common->lang, cli_use_color(common), explain};
         cli_emit(common->json ? errata_result_to_json(res, &ro) : errata_result_to_text(res, &ro));
-        status = errata_result_count(res) > 0 ? EXIT_MATCH : EXIT_NONE;
+        /* Full-text guesses are shown but are not a match. */
+        status = errata_result_count(res) > 0 &&
+                         !errata_match_is_fuzzy(errata_result_match(res, 0))
+                     ? EXIT_MATCH
+                     : EXIT_NONE;
     }
     errata_result_free(res);
     errata_close(db);

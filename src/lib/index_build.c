@@ -20,6 +20,7 @@
 #include "kb.h"
 #include "multiscan.h"
 #include "pattern.h"
+#include "search.h"
 #include "strbuf.h"
 #include "validate.h"
 
@@ -68,16 +69,17 @@ static char *join_workarounds(const record *r)
     return sb_finish(&sb);
 }
 
+/* The Chinese texts as CJK bigrams, the unit the full-text index searches them by. */
 static char *join_zh(const record *r)
 {
     strbuf sb;
     sb_init(&sb);
     if (r->signature_zh)
-        sb_printf(&sb, "%s\n", r->signature_zh);
+        cjk_bigrams(r->signature_zh, &sb), sb_putc(&sb, '\n');
     if (r->root_cause_zh)
-        sb_printf(&sb, "%s\n", r->root_cause_zh);
+        cjk_bigrams(r->root_cause_zh, &sb), sb_putc(&sb, '\n');
     for (size_t i = 0; i < r->workarounds_zh.n; i++)
-        sb_printf(&sb, "%s\n", r->workarounds_zh.v[i]);
+        cjk_bigrams(r->workarounds_zh.v[i], &sb), sb_putc(&sb, '\n');
     return sb_finish(&sb);
 }
 

@@ -18,6 +18,7 @@
 #include "error.h"
 #include "lookup.h"
 #include "normalize.h"
+#include "search.h"
 
 /* At most this many occurrences of one pattern are walked to find its last one: the last
  * occurrence is where the error finally happened, but a log that repeats a line a million times
@@ -311,6 +312,15 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
     }
     if (rc == ERRATA_OK)
         rc = confirm_all(db, st.hit, norm.buf, norm.len, res, err);
+    if (rc == ERRATA_OK && res->n == 0) {
+        /* No pattern matched: offer the records the text's words point to, as guesses. */
+        char *q = fallback_query(norm.buf, norm.len);
+        if (!q)
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+        else
+            rc = search_records(db, q, strlen(q), max_results, true, res, err);
+        free(q);
+    }
     free(st.hit);
     sb_free(&norm);
     if (rc != ERRATA_OK) {
@@ -335,6 +345,36 @@ const errata_match *errata_result_match(const errata_result *res, size_t i)
 }
 
 const errata_record *errata_match_record(const errata_match *m) { return m->rec; }
+int errata_match_is_fuzzy(const errata_match *m) { return m->fuzzy; }
+
+errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
+                          errata_result **out, errata_error *err)
+{
+    *out = NULL;
+    if (!db || !query)
+        return set_error(err, ERRATA_ERR_ARG, "no database or query given");
+    strbuf norm;
+    sb_init(&norm);
+    normalize_text(query, len, &norm);
+    errata_result *res = calloc(1, sizeof *res);
+    errata_code rc = ERRATA_OK;
+    if (!res || norm.failed)
+        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+    else if (only_space(norm.buf ? norm.buf : "", norm.len))
+        rc = set_error(err, ERRATA_ERR_ARG, "the query is empty: give words to search for");
+    if (rc == ERRATA_OK) {
+        res->input_bytes = len;
+        res->input_lines = count_lines(norm.buf, norm.len);
+        rc = search_records(db, norm.buf, norm.len, max ? max : 10, false, res, err);
+    }
+    sb_free(&norm);
+    if (rc != ERRATA_OK) {
+        errata_result_free(res);
+        return rc;
+    }
+    *out = res;
+    return ERRATA_OK;
+}
 double errata_match_score(const errata_match *m) { return m->score; }
 size_t errata_match_line(const errata_match *m) { return m->line; }
 const char *errata_match_text(const errata_match *m) { return m->text; }

@@ -48,6 +48,12 @@ static void fill_record_json(json_t *rec, const errata_match *m)
 
 static json_t *match_to_json(const errata_match *m, size_t rank)
 {
+    if (m->fuzzy) {
+        json_t *rec = record_to_json(m->rec);
+        return json_pack("{s:I, s:s, s:s, s:f, s:n, s:n, s:n, s:{}, s:o}", "rank", (json_int_t)rank,
+                         "id", m->rec->id, "match", "fuzzy", "score", m->score, "score_parts",
+                         "line", "matched_text", "captures", "record", rec ? rec : json_null());
+    }
     json_t *caps = json_object();
     for (size_t i = 0; i < m->n_caps; i++)
         json_object_set_new(caps, m->caps[i].name, json_string(m->caps[i].value));
@@ -75,8 +81,9 @@ char *errata_result_to_json(const errata_result *res, const errata_render_option
     json_t *warnings = json_array();
     for (size_t i = 0; warnings && i < res->n_warnings; i++)
         json_array_append_new(warnings, json_string(res->warnings[i]));
+    bool matched = res->n > 0 && !res->m[0].fuzzy;
     json_t *root = json_pack("{s:s, s:b, s:{s:I, s:I}, s:o, s:o}", "errata_version",
-                             ERRATA_VERSION, "matched", res->n > 0, "input", "bytes",
+                             ERRATA_VERSION, "matched", matched, "input", "bytes",
                              (json_int_t)res->input_bytes, "lines", (json_int_t)res->input_lines,
                              "matches", matches, "warnings", warnings);
     char *out = root ? json_dumps(root, JSON_INDENT(2)) : NULL;

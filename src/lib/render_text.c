@@ -14,19 +14,22 @@
 
 typedef struct {
     const char *root_cause, *avoid, *try_, *why, *how, *when, *applies, *os, *docs, *trust,
-        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain;
+        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain, *guess,
+        *show;
 } labels;
 
 static const labels EN = {"Root cause", "Dead ends (do not try)", "Workarounds (try these)",
                           "why it fails", "how", "when", "Applies to", "OS notes", "Docs",
                           "Trust", "Often leads to", "Often preceded by", "Often confused with",
                           "Also matched", "No known error matched.", "(action not recorded)",
-                          "fails", "works", "Score"};
+                          "fails", "works", "Score",
+                          "Possibly related (a guess from the words of your text, not a match):",
+                          "details"};
 static const labels ZH = {"根本原因", "死胡同（不要尝试）", "解决方法（请尝试）", "失败原因",
                           "做法", "适用条件", "适用版本", "操作系统说明", "文档", "可信度",
                           "常见后续错误", "常见前序错误", "常被混淆", "其他匹配",
                           "没有匹配的已知错误。", "（未记录具体做法）", "失败率", "成功率",
-                          "评分"};
+                          "评分", "可能相关（根据文本中的词语猜测，并非模式匹配）：", "详情"};
 
 typedef struct {
     strbuf *sb;
@@ -209,6 +212,13 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
     init_printer(&p, &sb, opts);
     if (res->n == 0) {
         sb_printf(&sb, "%s\n", p.L->none);
+    } else if (res->m[0].fuzzy) {
+        sb_printf(&sb, "%s\n%s\n", p.L->none, p.L->guess);
+        for (size_t i = 0; i < res->n; i++) {
+            const record *r = res->m[i].rec;
+            sb_printf(&sb, "  %zu. %s — %s\n     %s: errata show %s\n", i + 1, r->id,
+                      p.zh && r->signature_zh ? r->signature_zh : r->signature, p.L->show, r->id);
+        }
     } else {
         const errata_match *top = &res->m[0];
         record_body(&p, top->rec, top);

@@ -30,7 +30,7 @@ lacks() { if grep -qF -- "$2" "$1"; then not_ok "$3: '$2' found in $(basename "$
 run 0 "--version" -- "$ERRATA" --version
 has "$T/out" "errata 0." "version printed"
 run 0 "--help" -- "$ERRATA" --help
-for c in lookup show validate build; do
+for c in lookup search show validate build; do
     run 0 "$c --help" -- "$ERRATA" "$c" --help
     has "$T/out" "Exit status" "$c --help documents its exit status"
 done
@@ -120,6 +120,13 @@ has "$T/err" "not an Errata index" "not an index is said"
 head -c 4096 "$DB" >"$T/trunc.db"
 run 2 "truncated index" -- "$ERRATA" --db "$T/trunc.db" lookup "$SEED_MSG"
 has "$T/err" "rebuild" "truncated index: says to rebuild"
+
+# search and guesses
+run 0 "search" -- "$ERRATA" --db "$DB" search peft adapters
+has "$T/out" "$SEED_ID" "search finds the seed"
+run 1 "search for nothing related" -- "$ERRATA" --db "$DB" search zebra giraffe
+run 1 "a paraphrase is a guess, not a match" -- "$ERRATA" --db "$DB" lookup "torch compile fails on my PEFT model with dynamic adapters"
+has "$T/out" "a guess" "the guess is marked as one"
 
 # show
 run 0 "show the seed" -- "$ERRATA" --db "$DB" show "$SEED_ID"

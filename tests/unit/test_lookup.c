@@ -275,6 +275,48 @@ static void hostile_pattern_gives_up_and_says_so(void **state)
     errata_result_free(res);
 }
 
+static void no_pattern_match_falls_back_to_marked_guesses(void **state)
+{
+    fixture *f = *state;
+    const char *para = "torch compile keeps failing with my PEFT model when adapters change";
+    errata_result *res = lookup(f, para, strlen(para));
+    assert_int_equal(errata_result_count(res), 1);
+    const errata_match *m = errata_result_match(res, 0);
+    assert_true(errata_match_is_fuzzy(m));
+    assert_string_equal(top_id(res), SEED_ID);
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "No known error matched"));
+    assert_non_null(strstr(text, "a guess"));
+    free(text);
+    char *json = errata_result_to_json(res, NULL);
+    assert_non_null(strstr(json, "\"match\": \"fuzzy\""));
+    assert_non_null(strstr(json, "\"matched\": false"));
+    free(json);
+    errata_result_free(res);
+
+    /* Chinese words find the record through its Chinese texts. */
+    const char *zh = "PEFT模型与动态适配器不兼容";
+    res = lookup(f, zh, strlen(zh));
+    assert_int_equal(errata_result_count(res), 1);
+    assert_string_equal(top_id(res), SEED_ID);
+    errata_result_free(res);
+
+    /* A long log without an error line gets no guess, even with related words in it. */
+    const char *log = "compiling peft adapters\nloading torch model\ncompile step done\n"
+                      "dynamic adapters ready\nall good\n";
+    res = lookup(f, log, strlen(log));
+    assert_int_equal(errata_result_count(res), 0);
+    errata_result_free(res);
+
+    /* Free-text search returns every hit, marked fuzzy. */
+    errata_error err = {0};
+    assert_int_equal(errata_search(f->db, "PEFT adapters", 13, 0, &res, &err), ERRATA_OK);
+    assert_string_equal(top_id(res), SEED_ID);
+    assert_true(errata_match_is_fuzzy(errata_result_match(res, 0)));
+    errata_result_free(res);
+    assert_int_equal(errata_search(f->db, "  ", 2, 0, &res, &err), ERRATA_ERR_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +330,7 @@ int main(void)
         cmocka_unit_test(invalid_utf8_and_nul_bytes_are_repaired),
         cmocka_unit_test(fifty_megabytes_are_scanned),
         cmocka_unit_test(hostile_pattern_gives_up_and_says_so),
+        cmocka_unit_test(no_pattern_match_falls_back_to_marked_guesses),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

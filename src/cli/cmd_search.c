@@ -1,0 +1,95 @@
+/*
+ * cmd_search.c — `errata search WORDS…`: full-text search over the records.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char HELP[] =
+    "Usage: errata search [OPTIONS] WORDS...\n\n"
+    "Searches the records' signatures, aliases, root causes, workarounds and Chinese texts\n"
+    "(BM25 ranking; Chinese by character pairs) and lists the best ones.\n\n"
+    "Options:\n"
+    "  --json           the results as JSON (as lookup's, every match \"fuzzy\")\n"
+    "  --limit N        at most N results (default 10)\n"
+    "  --lang en|zh     language of the signatures shown\n"
+    "  --db FILE        the index\n\n"
+    "Exit status: 0 something found, 1 nothing, 2 error.\n";
+
+int cmd_search(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS,
+                                             {"limit", required_argument, NULL, 'n'},
+                                             {NULL, 0, NULL, 0}};
+    size_t limit = 10;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int c = cli_common_option(common, opt, optarg);
+        if (c < 0)
+            return EXIT_TROUBLE;
+        if (c > 0)
+            continue;
+        if (opt == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_MATCH;
+        }
+        if (opt == 'n') {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || v == 0 || optarg[0] == '-') {
+                cli_error("--limit takes a positive whole number, not '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            limit = v;
+            continue;
+        }
+        fputs("Run 'errata search --help' for the options.\n", stderr);
+        return EXIT_TROUBLE;
+    }
+    if (optind >= argc) {
+        cli_error("search needs words to search for (see errata search --help)");
+        return EXIT_TROUBLE;
+    }
+    size_t len = 0;
+    for (int i = optind; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    char *q = calloc(1, len + 1);
+    if (!q) {
+        cli_error("out of memory");
+        return EXIT_TROUBLE;
+    }
+    for (int i = optind; i < argc; i++) {
+        strcat(q, argv[i]);
+        strcat(q, " ");
+    }
+    errata_db *db = cli_open_db(common);
+    if (!db) {
+        free(q);
+        return EXIT_TROUBLE;
+    }
+    errata_result *res = NULL;
+    errata_error err = {0};
+    int status;
+    if (errata_search(db, q, strlen(q), limit, &res, &err) != ERRATA_OK) {
+        status = cli_report(&err);
+    } else if (common->json) {
+        errata_render_options ro = {common->lang, 0, 0};
+        cli_emit(errata_result_to_json(res, &ro));
+        status = errata_result_count(res) ? EXIT_MATCH : EXIT_NONE;
+    } else {
+        for (size_t i = 0; i < errata_result_count(res); i++) {
+            const errata_record *r = errata_match_record(errata_result_match(res, i));
+            printf("%-56s %s\n", errata_record_id(r), errata_record_signature(r));
+        }
+        if (errata_result_count(res) == 0)
+            printf("No record found.\n");
+        status = errata_result_count(res) ? EXIT_MATCH : EXIT_NONE;
+    }
+    errata_result_free(res);
+    errata_close(db);
+    free(q);
+    return status;
+}
