@@ -8,6 +8,9 @@
  * the obvious alternative: a loop that tries every record's PCRE2 pattern (JIT-compiled, same
  * flags) in turn. Prints microseconds per lookup for both and their ratio. The baseline runs on
  * a tenth as many lookups (it is slow), which changes nothing per lookup.
+ *
+ * A second part times one realistic 200-line CI log ending in a Python traceback (the shape
+ * agents paste), the same way: errata_lookup() against the naive loop, median and p99.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -61,6 +64,41 @@ static void load_corpus(const char *dir, corpus *c)
         json_decref(j);
     }
     closedir(d);
+}
+
+/* 185 lines of an ordinary CI job (pip install), then 15 of a failing step: 200 lines. */
+static char *ci_trace(void)
+{
+    size_t cap = 64 * 1024, n = 0;
+    char *s = malloc(cap);
+    n += (size_t)snprintf(s + n, cap - n, "2026-12-01T10:00:00.0000000Z ##[group]Run pip install -r requirements.txt\n");
+    for (int i = 0; i < 124; i++)
+        n += (size_t)snprintf(s + n, cap - n,
+                              "2026-12-01T10:00:%02d.%07dZ Collecting package-%03d==1.%d.0 "
+                              "(from -r requirements.txt (line %d))\n",
+                              i % 60, i * 7919 % 10000000, i, i % 9, i + 1);
+    for (int i = 0; i < 60; i++)
+        n += (size_t)snprintf(s + n, cap - n,
+                              "2026-12-01T10:01:%02d.%07dZ   Downloading package_%03d-1.%d.0-py3-none-any.whl "
+                              "(%d kB)\n",
+                              i % 60, i * 104729 % 10000000, i, i % 9, 10 + i * 3);
+    n += (size_t)snprintf(s + n, cap - n,
+        "2026-12-01T10:02:00.0000000Z Successfully installed package-000-1.0.0 package-001-1.1.0\n"
+        "2026-12-01T10:02:00.1000000Z ##[endgroup]\n"
+        "2026-12-01T10:02:01.0000000Z ##[group]Run python -m app.train --config configs/base.yaml\n"
+        "2026-12-01T10:02:02.0000000Z INFO loading configuration from configs/base.yaml\n"
+        "2026-12-01T10:02:02.1000000Z INFO using 8 dataloader workers\n"
+        "2026-12-01T10:02:03.0000000Z WARNING deterministic algorithms are disabled\n"
+        "2026-12-01T10:02:03.5000000Z Traceback (most recent call last):\n"
+        "2026-12-01T10:02:03.5000000Z   File \"/usr/lib/python3.11/runpy.py\", line 198, in _run_module_as_main\n"
+        "2026-12-01T10:02:03.5000000Z     return _run_code(code, main_globals, None,\n"
+        "2026-12-01T10:02:03.5000000Z   File \"/home/runner/work/app/app/app/train.py\", line 12, in <module>\n"
+        "2026-12-01T10:02:03.5000000Z     from app.models import build_model\n"
+        "2026-12-01T10:02:03.5000000Z   File \"/home/runner/work/app/app/app/models/__init__.py\", line 3, in <module>\n"
+        "2026-12-01T10:02:03.5000000Z     import torchvision\n"
+        "2026-12-01T10:02:03.5000000Z ModuleNotFoundError: No module named 'torchvision'\n"
+        "2026-12-01T10:02:04.0000000Z ##[error]Process completed with exit code 1.\n");
+    return s;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -148,6 +186,40 @@ int main(int argc, char **argv)
            engine, lat[lookups / 2], lat[lookups * 99 / 100], lookups);
     printf("naive PCRE2 loop:   %8.2f us/lookup over %zu lookups\n", naive, base_n);
     printf("ratio naive/errata: %8.2fx\n", naive / engine);
+
+    /* The 200-line trace. */
+    char *trace = ci_trace();
+    size_t tlen = strlen(trace), tlines = 0;
+    for (size_t i = 0; i < tlen; i++)
+        tlines += trace[i] == '\n';
+    errata_result *res;
+    const char *top = "-";
+    if (errata_lookup(db, trace, tlen, NULL, &res, &err) == ERRATA_OK) {
+        if (errata_result_count(res))
+            top = errata_record_id(errata_match_record(errata_result_match(res, 0)));
+        errata_result_free(res);
+    }
+    size_t trace_runs = lookups / 10 ? lookups / 10 : 1;
+    for (size_t k = 0; k < trace_runs; k++) {
+        double s = now_us();
+        if (errata_lookup(db, trace, tlen, NULL, &res, &err) == ERRATA_OK)
+            errata_result_free(res);
+        lat[k] = now_us() - s;
+    }
+    qsort(lat, trace_runs, sizeof *lat, cmp_double);
+    double naive_trace_t0 = now_us();
+    size_t naive_trace_runs = trace_runs / 10 ? trace_runs / 10 : 1;
+    for (size_t k = 0; k < naive_trace_runs; k++)
+        for (size_t r = 0; r < n_rec; r++)
+            if (re[r] && pcre2_match(re[r], (PCRE2_SPTR)trace, tlen, 0, 0, md[r], NULL) >= 0)
+                base_hits++;
+    double naive_trace = (now_us() - naive_trace_t0) / (double)naive_trace_runs;
+    printf("%zu-line CI trace (%zu bytes), top match %s:\n", tlines, tlen, top);
+    printf("errata_lookup:      median %.2f us, p99 %.2f us over %zu lookups\n",
+           lat[trace_runs / 2], lat[trace_runs * 99 / 100], trace_runs);
+    printf("naive PCRE2 loop:   %8.2f us/lookup over %zu lookups\n", naive_trace, naive_trace_runs);
+    printf("ratio naive/errata (median): %.2fx\n", naive_trace / lat[trace_runs / 2]);
+    free(trace);
 
     for (size_t r = 0; r < n_rec; r++) {
         pcre2_match_data_free(md[r]);

@@ -151,12 +151,20 @@ static double role_bonus(line_role role)
     return 0.0;
 }
 
-static void score(errata_match *m, const char *text, size_t len, unsigned formats)
+/* The format of the output around a match: a traceback's header stands a few lines above its
+ * last line, so a window of some kilobytes is enough and keeps a long log from costing more. */
+#define FORMAT_WINDOW_BEFORE 4096
+#define FORMAT_WINDOW_AFTER 1024
+
+static void score(errata_match *m, const char *text, size_t len)
 {
     const record *r = m->rec;
     size_t line_start = m->start;
     while (line_start > 0 && text[line_start - 1] != '\n')
         line_start--;
+    size_t from = line_start > FORMAT_WINDOW_BEFORE ? line_start - FORMAT_WINDOW_BEFORE : 0;
+    size_t to = len - m->end > FORMAT_WINDOW_AFTER ? m->end + FORMAT_WINDOW_AFTER : len;
+    unsigned formats = detect_formats(text + from, to - from);
     m->parts.role = classify_line(text, len, line_start);
     m->parts.role_bonus = role_bonus(m->parts.role);
     m->parts.domain_fit = format_fits_domain(formats, r->domain);
@@ -210,9 +218,7 @@ static bool only_space(const char *s, size_t n)
 static errata_code confirm_all(errata_db *db, const unsigned char *hit, const char *text,
                                size_t len, errata_result *res, errata_error *err)
 {
-    size_t total_lines = count_lines(text, len);
-    unsigned formats = 0;
-    bool formats_known = false;
+    size_t total_lines = res->input_lines;
     pcre2_match_data *md = NULL;
     errata_code rc = ERRATA_OK;
     for (size_t i = 0; i < db->n && rc == ERRATA_OK; i++) {
@@ -242,11 +248,7 @@ static errata_code confirm_all(errata_db *db, const unsigned char *hit, const ch
                 rc = ERRATA_ERR_CORRUPT;
                 break;
             }
-            if (!formats_known) {
-                formats = detect_formats(text, len);
-                formats_known = true;
-            }
-            score(&m, text, len, formats);
+            score(&m, text, len);
             errata_match *p = realloc(res->m, (res->n + 1) * sizeof *p);
             if (!p) {
                 match_clear(&m);

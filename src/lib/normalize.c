@@ -66,6 +66,27 @@ static size_t escape_len(const unsigned char *p, size_t n)
     return 2; /* ESC plus one byte: charset selection and the like */
 }
 
+/* Whether the 8 bytes at p are all printable ASCII, TAB or LF: the common case, checked a word
+ * at a time. */
+static bool plain_word(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    if (w & high)
+        return false; /* a byte >= 0x80 */
+    uint64_t below_space = (w - 0x2020202020202020ull) & ~w & high;
+    uint64_t del = ((w ^ 0x7F7F7F7F7F7F7F7Full) - ones) & ~(w ^ 0x7F7F7F7F7F7F7F7Full) & high;
+    if (del)
+        return false;
+    if (!below_space)
+        return true;
+    for (int i = 0; i < 8; i++)
+        if (p[i] < 0x20 && p[i] != '\n' && p[i] != '\t')
+            return false;
+    return true;
+}
+
 void normalize_text(const char *in, size_t len, strbuf *out)
 {
     const unsigned char *p = (const unsigned char *)in;
@@ -73,6 +94,8 @@ void normalize_text(const char *in, size_t len, strbuf *out)
     size_t i = 0;
     while (i < len) {
         size_t run = i; /* copy plain printable ASCII and valid UTF-8 in one go */
+        while (run + 8 <= len && plain_word(p + run))
+            run += 8;
         while (run < len) {
             unsigned char c = p[run];
             if (c >= 0x20 && c < 0x7F)
@@ -165,29 +188,35 @@ static size_t iso_timestamp(const char *s, size_t n, size_t at)
 
 static size_t log_level(const char *s, size_t n, size_t at)
 {
-    static const char *const levels[] = {"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "WARN",
-                                         "ERROR", "FATAL", "CRITICAL", NULL};
+    static const struct {
+        const char *name;
+        size_t len;
+    } levels[] = {{"TRACE", 5}, {"DEBUG", 5},   {"INFO", 4},  {"NOTICE", 6},   {"WARNING", 7},
+                  {"WARN", 4},  {"ERROR", 5},   {"FATAL", 5}, {"CRITICAL", 8}};
     size_t i = at;
     bool bracket = i < n && s[i] == '[';
     if (bracket)
         i++;
-    for (const char *const *l = levels; *l; l++) {
-        size_t ll = strlen(*l);
+    if (i + 4 > n)
+        return 0;
+    for (size_t k = 0; k < sizeof levels / sizeof *levels; k++) {
+        size_t ll = levels[k].len;
         /* Bare levels are upper case ("ERROR "); "Error: …" is a message, not a level. */
-        if (i + ll > n)
+        if (i + ll > n || (s[i] & ~0x20) != levels[k].name[0])
             continue;
-        bool same = bracket ? strncasecmp(s + i, *l, ll) == 0 : strncmp(s + i, *l, ll) == 0;
-        if (same) {
-            size_t j = i + ll;
-            if (bracket) {
-                if (j >= n || s[j] != ']')
-                    return 0;
-                j++;
-            }
-            if (j < n && s[j] == ':')
-                j++;
-            return j < n && (s[j] == ' ' || s[j] == '\t') ? j - at : 0;
+        bool same = bracket ? strncasecmp(s + i, levels[k].name, ll) == 0
+                            : memcmp(s + i, levels[k].name, ll) == 0;
+        if (!same)
+            continue;
+        size_t j = i + ll;
+        if (bracket) {
+            if (j >= n || s[j] != ']')
+                return 0;
+            j++;
         }
+        if (j < n && s[j] == ':')
+            j++;
+        return j < n && (s[j] == ' ' || s[j] == '\t') ? j - at : 0;
     }
     return 0;
 }
@@ -215,6 +244,8 @@ static size_t container_prefix(const char *s, size_t n, size_t at)
             return (size_t)(end - s) + 2 - at;
         return 0;
     }
+    if (!memchr(s + at, '|', n - at < 72 ? n - at : 72))
+        return 0;
     size_t i = at;
     while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.'))
         i++;
@@ -227,9 +258,24 @@ static size_t container_prefix(const char *s, size_t n, size_t at)
     return (j < n && s[j] == ' ') ? j + 1 - at : (j == n || s[j] == '\n' ? j - at : 0);
 }
 
+/* Whether the line at s can start with a prefix at all: most lines cannot, and are rejected on
+ * their first byte. */
+static bool may_have_prefix(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    unsigned char c = (unsigned char)s[0];
+    if (isdigit(c) || c == '[' || c == '#' || c == ':')
+        return true;
+    /* A compose prefix: "name-1  | " within the first few dozen bytes. */
+    return isalnum(c) && memchr(s, '|', n < 72 ? n : 72) != NULL;
+}
+
 /* The length of the framing prefix of the line at s (n bytes, no newline). */
 static size_t line_prefix(const char *s, size_t n)
 {
+    if (!may_have_prefix(s, n))
+        return 0;
     size_t at = 0;
     for (int round = 0; round < 6; round++) {
         size_t len;
@@ -267,14 +313,17 @@ static size_t line_prefix(const char *s, size_t n)
 void strip_line_prefixes(const char *in, size_t len, strbuf *out)
 {
     sb_reserve(out, len);
-    size_t i = 0;
+    size_t i = 0, copied = 0; /* in[copied, i) is still to be copied */
     while (i < len) {
         const char *nl = memchr(in + i, '\n', len - i);
         size_t end = nl ? (size_t)(nl - in) : len;
         size_t skip = line_prefix(in + i, end - i);
-        sb_append(out, in + i + skip, end - i - skip);
-        if (nl)
-            sb_putc(out, '\n');
+        if (skip) {
+            sb_append(out, in + copied, i - copied);
+            copied = i + skip;
+        }
         i = end + 1;
     }
+    if (copied < len)
+        sb_append(out, in + copied, len - copied);
 }

@@ -16,7 +16,7 @@
 #include "error.h"
 #include "keylines.h"
 
-#define MAX_TERMS 24
+#define MAX_TERMS 16
 
 /* The fallback keeps a record only when the query's words cover this much of it. */
 #define GUARD_MIN_HITS 3           /* distinct terms found in the record's texts */
@@ -256,7 +256,7 @@ errata_code search_records(errata_db *db, const char *query, size_t len, size_t 
                        sqlite3_errmsg(db->sql));
     } else {
         sqlite3_bind_text(st, 1, q.buf, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)(guard ? 20 : max));
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)(guard ? 10 : max));
         int step;
         while (rc == ERRATA_OK && res->n < max && (step = sqlite3_step(st)) == SQLITE_ROW) {
             sqlite3_int64 rid = sqlite3_column_int64(st, 0);

@@ -1,0 +1,731 @@
+/*
+ * env.c — the environment model: packages and how a name finds one, --env-set, the batch every
+ * parser fills, and choosing a file's format. The formats themselves live in env_python.c,
+ * env_node.c, env_toml.c and env_other.c; asking the machine is env_probe.c.
+ */
+#include "env.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "error.h"
+#include "fileio.h"
+
+static const char *const eco_names[] = {"pypi", "npm", "cargo", "go", "os", "tool"};
+#define N_ECO (sizeof eco_names / sizeof *eco_names)
+
+const char *env_ecosystem_name(env_ecosystem eco)
+{
+    return (unsigned)eco < N_ECO ? eco_names[eco] : "unknown";
+}
+
+/* "npm:debug" -> ECO_NPM, *name advanced to "debug". -1 (name unchanged) without a known
+ * prefix; no package name of any ecosystem contains ':', so the prefix is unambiguous. */
+static int eco_prefix(const char **name)
+{
+    const char *colon = strchr(*name, ':');
+    if (!colon)
+        return -1;
+    size_t n = (size_t)(colon - *name);
+    for (size_t i = 0; i < N_ECO; i++) {
+        if (strlen(eco_names[i]) == n && strncasecmp(*name, eco_names[i], n) == 0) {
+            *name = colon + 1;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+void env_init(environment *env) { memset(env, 0, sizeof *env); }
+
+void env_free(environment *env)
+{
+    if (!env)
+        return;
+    for (size_t i = 0; i < env->n; i++) {
+        free(env->pkgs[i].name);
+        free(env->pkgs[i].version);
+        free(env->pkgs[i].source);
+    }
+    free(env->pkgs);
+    free(env->os_id);
+    free(env->os_version_id);
+    free(env->os_pretty);
+    env_init(env);
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* The next character of a PEP 503 normalised name: lower case, a run of '-', '_' and '.' as
+ * one '-'. 0 at the end. */
+static int pep503_next(const char **p)
+{
+    const char *s = *p;
+    if (!*s)
+        return 0;
+    if (*s == '-' || *s == '_' || *s == '.') {
+        while (*s == '-' || *s == '_' || *s == '.')
+            s++;
+        *p = s;
+        return '-';
+    }
+    *p = s + 1;
+    return tolower((unsigned char)*s);
+}
+
+static bool pep503_equal(const char *a, const char *b)
+{
+    for (;;) {
+        int x = pep503_next(&a), y = pep503_next(&b);
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+static bool name_matches(const env_package *p, const char *name)
+{
+    switch (p->eco) {
+    case ECO_PYPI: return pep503_equal(p->name, name);
+    case ECO_NPM: return strcmp(p->name, name) == 0;
+    default: return strcasecmp(p->name, name) == 0;
+    }
+}
+
+const env_package *env_find(const environment *env, const char *name)
+{
+    if (!env || !name)
+        return NULL;
+    int eco = eco_prefix(&name);
+    for (size_t i = env->n; i-- > 0;) {
+        const env_package *p = &env->pkgs[i];
+        if ((eco < 0 || p->eco == (env_ecosystem)eco) && name_matches(p, name))
+            return p;
+    }
+    return NULL;
+}
+
+char *env_normal_name(const char *name, size_t len, env_ecosystem eco)
+{
+    char *k = env_strndup(name, len); /* a normal name is never longer */
+    if (!k)
+        return NULL;
+    if (eco == ECO_PYPI) {
+        const char *p = k;
+        size_t n = 0;
+        for (int c; (c = pep503_next(&p));)
+            k[n++] = (char)c;
+        k[n] = '\0';
+    } else if (eco != ECO_NPM) {
+        for (char *p = k; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+    }
+    return k;
+}
+
+/* ---------------------------------------------------------------- versions */
+
+typedef struct {
+    const char *s;
+    size_t n;
+    bool num;
+} vtok;
+
+/* The next number or word of a version; separators ('.', '-', '+', …) are skipped. */
+static bool vnext(const char **p, vtok *t)
+{
+    const char *s = *p;
+    while (*s && !isalnum((unsigned char)*s))
+        s++;
+    if (!*s) {
+        *p = s;
+        return false;
+    }
+    t->s = s;
+    t->num = isdigit((unsigned char)*s) != 0;
+    while (*s && isalnum((unsigned char)*s) && (isdigit((unsigned char)*s) != 0) == t->num)
+        s++;
+    t->n = (size_t)(s - t->s);
+    *p = s;
+    return true;
+}
+
+static int vtok_cmp(vtok a, vtok b)
+{
+    if (a.num && b.num) {
+        /* Numerically, without overflow: drop leading zeros, then the longer is larger. */
+        while (a.n > 1 && *a.s == '0')
+            a.s++, a.n--;
+        while (b.n > 1 && *b.s == '0')
+            b.s++, b.n--;
+        if (a.n != b.n)
+            return a.n < b.n ? -1 : 1;
+        int c = memcmp(a.s, b.s, a.n);
+        return (c > 0) - (c < 0);
+    }
+    if (a.num != b.num)
+        return a.num ? 1 : -1; /* 1.0.1 after 1.0a1 */
+    int c = strncasecmp(a.s, b.s, a.n < b.n ? a.n : b.n);
+    if (c)
+        return (c > 0) - (c < 0);
+    return (a.n > b.n) - (a.n < b.n);
+}
+
+/* A version that goes on past another's end is later when it continues with a number
+ * (1.0 < 1.0.1) or "post" (1.0 < 1.0.post1), earlier when with another word (1.0rc1 < 1.0). */
+static int tail_sign(const vtok *t)
+{
+    return t->num || (t->n == 4 && strncasecmp(t->s, "post", 4) == 0) ? 1 : -1;
+}
+
+int env_version_cmp(const char *a, const char *b)
+{
+    for (;;) {
+        vtok x, y;
+        bool hx = vnext(&a, &x), hy = vnext(&b, &y);
+        if (!hx && !hy)
+            return 0;
+        if (!hx)
+            return -tail_sign(&y);
+        if (!hy)
+            return tail_sign(&x);
+        int c = vtok_cmp(x, y);
+        if (c)
+            return c;
+    }
+}
+
+/* ---------------------------------------------------------------- text helpers */
+
+void env_lines_init(env_lines *it, const char *text, size_t len)
+{
+    it->p = text;
+    it->end = text + len;
+    it->line = 0;
+}
+
+bool env_lines_next(env_lines *it, const char **s, size_t *n, int *line)
+{
+    if (it->p >= it->end)
+        return false;
+    const char *nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+    const char *e = nl ? nl : it->end;
+    *s = it->p;
+    *n = (size_t)(e - it->p);
+    if (*n && (*s)[*n - 1] == '\r')
+        (*n)--;
+    it->p = nl ? nl + 1 : it->end;
+    *line = ++it->line;
+    return true;
+}
+
+void env_trim(const char **s, size_t *n)
+{
+    while (*n && (**s == ' ' || **s == '\t'))
+        (*s)++, (*n)--;
+    while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t'))
+        (*n)--;
+}
+
+char *env_strndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+const char *env_memstr(const char *s, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (const char *p = s; m <= n && p <= s + n - m; p++) {
+        p = memchr(p, needle[0], (size_t)(s + n - m + 1 - p));
+        if (!p)
+            return NULL;
+        if (!memcmp(p, needle, m))
+            return p;
+    }
+    return NULL;
+}
+
+int env_cursor_find(env_cursor *c, const char *str, const char *after)
+{
+    size_t m = strlen(str);
+    for (size_t from = c->off; from < c->len;) {
+        const char *q = env_memstr(c->text + from, c->len - from, "\"");
+        if (!q)
+            return 0;
+        size_t at = (size_t)(q - c->text);
+        from = at + 1;
+        if (c->len - from < m + 1 || memcmp(c->text + from, str, m) || c->text[from + m] != '"')
+            continue;
+        size_t end = from + m + 1;
+        const char *a = after;
+        for (; *a; a++) {
+            while (end < c->len && isspace((unsigned char)c->text[end]))
+                end++;
+            if (end >= c->len || c->text[end] != *a)
+                break;
+            end++;
+        }
+        if (*a)
+            continue;
+        for (const char *p = c->text + c->off; (p = memchr(p, '\n', at - (size_t)(p - c->text)));
+             p++)
+            c->line++;
+        c->off = end;
+        return c->line;
+    }
+    return 0;
+}
+
+int env_line_at(const char *text, size_t off)
+{
+    int line = 1;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + off - p))); p++)
+        line++;
+    return line;
+}
+
+errata_code env_syntax(errata_error *err, const char *file, int line, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        return set_error(err, ERRATA_ERR_ARG, "%s:%d: %s", file, line, msg);
+    return set_error(err, ERRATA_ERR_ARG, "%s: %s", file, msg);
+}
+
+errata_code env_nomem(errata_error *err, const char *file)
+{
+    return set_error(err, ERRATA_ERR_NOMEM, "%s: out of memory", file);
+}
+
+/* ---------------------------------------------------------------- batches */
+
+errata_code env_batch_add(env_batch *b, const char *name, size_t name_len, const char *version,
+                          size_t version_len, env_ecosystem eco, int line, int rank,
+                          errata_error *err)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        env_entry *v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return env_nomem(err, b->file);
+        b->v = v;
+        b->cap = cap;
+    }
+    env_entry *e = &b->v[b->n];
+    e->name = env_strndup(name, name_len);
+    e->version = env_strndup(version, version_len);
+    if (!e->name || !e->version) {
+        free(e->name);
+        free(e->version);
+        return env_nomem(err, b->file);
+    }
+    e->eco = eco;
+    e->line = line;
+    e->rank = rank;
+    e->seq = b->n++;
+    return ERRATA_OK;
+}
+
+void env_batch_free(env_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].name);
+        free(b->v[i].version);
+    }
+    free(b->v);
+    free(b->os_id);
+    free(b->os_version_id);
+    free(b->os_pretty);
+    b->v = NULL;
+    b->n = b->cap = 0;
+    b->os_id = b->os_version_id = b->os_pretty = NULL;
+}
+
+typedef struct {
+    char *key;
+    env_ecosystem eco;
+    size_t i;
+} keyed;
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    if (a->eco != b->eco)
+        return a->eco < b->eco ? -1 : 1;
+    int c = strcmp(a->key, b->key);
+    if (c)
+        return c;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Whether entry i should be kept over entry j (both of one name, i read after j). */
+static bool better(const env_batch *b, size_t i, size_t j)
+{
+    const env_entry *x = &b->v[i], *y = &b->v[j];
+    if (x->rank != y->rank)
+        return x->rank > y->rank;
+    if (b->pick == ENV_PICK_HIGHEST) {
+        int c = env_version_cmp(x->version, y->version);
+        if (c)
+            return c > 0;
+    }
+    return true;
+}
+
+static char *make_source(const env_batch *b, int line)
+{
+    if (b->no_line || line <= 0)
+        return env_strndup(b->file, strlen(b->file));
+    size_t n = strlen(b->file) + 24;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s:%d", b->file, line);
+    return s;
+}
+
+static void replace(char **dst, char **src)
+{
+    free(*dst);
+    *dst = *src;
+    *src = NULL;
+}
+
+/* Keeps one entry per name (see better()), then appends them in reading order. Everything that
+ * can fail is allocated before env changes, so env gets the whole batch or nothing. */
+errata_code env_commit(environment *env, env_batch *b, errata_error *err)
+{
+    size_t n = b->n, kept = 0;
+    keyed *k = calloc(n ? n : 1, sizeof *k);
+    bool *keep = calloc(n ? n : 1, sizeof *keep);
+    char **src = calloc(n ? n : 1, sizeof *src);
+    errata_code rc = ERRATA_OK;
+    if (!k || !keep || !src) {
+        rc = env_nomem(err, b->file);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        k[i] = (keyed){env_normal_name(b->v[i].name, strlen(b->v[i].name), b->v[i].eco),
+                        b->v[i].eco, i};
+        if (!k[i].key) {
+            rc = env_nomem(err, b->file);
+            goto done;
+        }
+    }
+    qsort(k, n, sizeof *k, keyed_cmp);
+    for (size_t g = 0; g < n;) {
+        size_t best = k[g].i, e = g + 1;
+        for (; e < n && k[e].eco == k[g].eco && strcmp(k[e].key, k[g].key) == 0; e++)
+            if (better(b, k[e].i, best))
+                best = k[e].i;
+        keep[best] = true;
+        kept++;
+        g = e;
+    }
+    if (env->n + kept > env->cap) {
+        size_t cap = env->cap ? env->cap : 16;
+        while (cap < env->n + kept)
+            cap *= 2;
+        env_package *p = realloc(env->pkgs, cap * sizeof *p);
+        if (!p) {
+            rc = env_nomem(err, b->file);
+            goto done;
+        }
+        env->pkgs = p;
+        env->cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (keep[i] && !(src[i] = make_source(b, b->v[i].line))) {
+            rc = env_nomem(err, b->file);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!keep[i])
+            continue;
+        env_entry *e = &b->v[i];
+        env->pkgs[env->n++] = (env_package){e->name, e->version, e->eco, src[i]};
+        e->name = e->version = src[i] = NULL;
+    }
+    if (b->os_id || b->os_version_id || b->os_pretty) {
+        replace(&env->os_id, &b->os_id);
+        replace(&env->os_version_id, &b->os_version_id);
+        replace(&env->os_pretty, &b->os_pretty);
+    }
+done:
+    for (size_t i = 0; k && i < n; i++)
+        free(k[i].key);
+    for (size_t i = 0; src && i < n; i++)
+        free(src[i]);
+    free(k);
+    free(keep);
+    free(src);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- --env-set */
+
+static bool has_space_or_control(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+            return true;
+    return false;
+}
+
+errata_code env_set(environment *env, const char *assignment, errata_error *err)
+{
+    const char *s = assignment ? assignment : "";
+    while (*s == ' ' || *s == '\t')
+        s++;
+    int eco = eco_prefix(&s);
+    const char *eq = strchr(s, '=');
+    if (!eq)
+        return set_error(err, ERRATA_ERR_ARG,
+                         "--env-set \"%s\": expected name=version or name==version",
+                         assignment ? assignment : "");
+    const char *name = s, *ver = eq + 1;
+    size_t name_len = (size_t)(eq - s);
+    while (*ver == '=')
+        ver++;
+    size_t ver_len = strlen(ver);
+    env_trim(&name, &name_len);
+    env_trim(&ver, &ver_len);
+    if (!name_len || has_space_or_control(name, name_len) || memchr(name, ':', name_len))
+        return set_error(err, ERRATA_ERR_ARG, "--env-set \"%s\": the package name is %s",
+                         assignment, name_len ? "not a single word" : "missing");
+    if (!ver_len || has_space_or_control(ver, ver_len))
+        return set_error(err, ERRATA_ERR_ARG, "--env-set \"%s\": the version is %s", assignment,
+                         ver_len ? "not a single word" : "missing");
+    env_batch b = {.file = "--env-set", .no_line = true, .pick = ENV_PICK_LAST};
+    errata_code rc = env_batch_add(&b, name, name_len, ver, ver_len, ECO_TOOL, 0, 0, err);
+    if (rc == ERRATA_OK) {
+        /* Without a prefix, the assignment overrides whatever package of that name is known. */
+        const env_package *known = eco < 0 ? env_find(env, b.v[0].name) : NULL;
+        b.v[0].eco = eco >= 0 ? (env_ecosystem)eco : known ? known->eco : ECO_TOOL;
+        rc = env_commit(env, &b, err);
+    }
+    env_batch_free(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- formats */
+
+typedef enum {
+    FMT_UNKNOWN,
+    FMT_REQUIREMENTS, /* pip freeze output and requirements files: one parser */
+    FMT_PIP_LIST,
+    FMT_NPM_LOCK,
+    FMT_YARN,
+    FMT_PNPM,
+    FMT_POETRY,
+    FMT_UV,
+    FMT_CARGO,
+    FMT_GO_MOD,
+    FMT_OS_RELEASE
+} env_format;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+static env_format format_from_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!strcmp(base, "package-lock.json") || !strcmp(base, "npm-shrinkwrap.json"))
+        return FMT_NPM_LOCK;
+    if (!strcmp(base, "yarn.lock"))
+        return FMT_YARN;
+    if (!strcmp(base, "pnpm-lock.yaml") || !strcmp(base, "pnpm-lock.yml"))
+        return FMT_PNPM;
+    if (!strcmp(base, "poetry.lock"))
+        return FMT_POETRY;
+    if (!strcmp(base, "uv.lock"))
+        return FMT_UV;
+    if (!strcasecmp(base, "Cargo.lock"))
+        return FMT_CARGO;
+    if (!strcmp(base, "go.mod"))
+        return FMT_GO_MOD;
+    if (ends_with(base, "os-release"))
+        return FMT_OS_RELEASE;
+    if ((strstr(base, "requirements") || strstr(base, "constraints")) &&
+        (ends_with(base, ".txt") || ends_with(base, ".in")))
+        return FMT_REQUIREMENTS;
+    return FMT_UNKNOWN;
+}
+
+static bool starts(const char *s, size_t n, const char *prefix)
+{
+    size_t m = strlen(prefix);
+    return n >= m && memcmp(s, prefix, m) == 0;
+}
+
+/* Which tool wrote a [[package]] TOML lock, from the marks each leaves. */
+static env_format toml_kind(const char *text)
+{
+    if (strstr(text, "@generated by Poetry") || strstr(text, "\nlock-version"))
+        return FMT_POETRY;
+    if (strstr(text, "@generated by Cargo") || strstr(text, "crates.io-index"))
+        return FMT_CARGO;
+    if (strstr(text, "\nrequires-python") || !strncmp(text, "requires-python", 15) ||
+        strstr(text, "source = { registry"))
+        return FMT_UV;
+    return FMT_UNKNOWN;
+}
+
+/* Decides from the first line that is not blank or a comment (and, for yarn v1, from the
+ * comment it starts with). */
+static env_format format_from_content(const char *text, size_t len)
+{
+    env_lines it;
+    const char *s;
+    size_t n;
+    int line;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        text += 3, len -= 3;
+    env_lines_init(&it, text, len);
+    while (env_lines_next(&it, &s, &n, &line)) {
+        env_trim(&s, &n);
+        if (!n)
+            continue;
+        if (*s == '#') {
+            if (env_memstr(s, n, "yarn lockfile v1"))
+                return FMT_YARN;
+            continue;
+        }
+        if (*s == '[') {
+            if (starts(s, n, "[[") || (n > 1 && isalpha((unsigned char)s[1])))
+                return toml_kind(text);
+            return FMT_PIP_LIST;
+        }
+        if (*s == '{') {
+            const char *v = strstr(s, "\"lockfileVersion\"");
+            return v ? FMT_NPM_LOCK : FMT_UNKNOWN;
+        }
+        if (starts(s, n, "lockfileVersion:"))
+            return FMT_PNPM;
+        if (starts(s, n, "__metadata:"))
+            return FMT_YARN;
+        if (starts(s, n, "module ") || starts(s, n, "module\t"))
+            return FMT_GO_MOD;
+        size_t k = 0;
+        while (k < n && (isupper((unsigned char)s[k]) || isdigit((unsigned char)s[k]) ||
+                         s[k] == '_'))
+            k++;
+        if (k > 0 && k < n && s[k] == '=' && (k + 1 == n || s[k + 1] != '='))
+            return FMT_OS_RELEASE;
+        if (memchr(s, '=', n) && strstr(text, "\n[[package]]"))
+            return toml_kind(text);
+        if (env_memstr(s, n, "==") || env_memstr(s, n, " @ ") || starts(s, n, "-e ") ||
+            starts(s, n, "--"))
+            return FMT_REQUIREMENTS;
+        return FMT_UNKNOWN;
+    }
+    return FMT_UNKNOWN;
+}
+
+static errata_code parse_as(env_batch *b, env_format f, const char *text, size_t len,
+                            errata_error *err)
+{
+    switch (f) {
+    case FMT_REQUIREMENTS: return env_parse_requirements(b, text, len, err);
+    case FMT_PIP_LIST: return env_parse_pip_list(b, text, len, err);
+    case FMT_NPM_LOCK: return env_parse_npm_lock(b, text, len, err);
+    case FMT_YARN: return env_parse_yarn_lock(b, text, len, err);
+    case FMT_PNPM: return env_parse_pnpm_lock(b, text, len, err);
+    case FMT_POETRY: return env_parse_toml_lock(b, text, len, ECO_PYPI, false, err);
+    case FMT_UV: return env_parse_toml_lock(b, text, len, ECO_PYPI, true, err);
+    case FMT_CARGO: return env_parse_toml_lock(b, text, len, ECO_CARGO, false, err);
+    case FMT_GO_MOD: return env_parse_go_mod(b, text, len, err);
+    case FMT_OS_RELEASE: return env_parse_os_release(b, text, len, err);
+    case FMT_UNKNOWN: break;
+    }
+    return env_syntax(err, b->file, 0, "unknown format");
+}
+
+/* Listings say each name once (the last line wins if not); lock files name several versions of
+ * one package, of which the parsers' ranks or the highest version decide. */
+static env_pick pick_for(env_format f)
+{
+    switch (f) {
+    case FMT_REQUIREMENTS:
+    case FMT_PIP_LIST:
+    case FMT_GO_MOD:
+    case FMT_OS_RELEASE: return ENV_PICK_LAST;
+    default: return ENV_PICK_HIGHEST;
+    }
+}
+
+/* text is NUL-terminated at len. */
+static errata_code load_buffer(environment *env, const char *name, const char *text, size_t len,
+                               errata_error *err)
+{
+    if (len > ENV_MAX_FILE)
+        return set_error(err, ERRATA_ERR_TOO_BIG, "%s: %zu bytes is over the limit of %u bytes",
+                         name, len, ENV_MAX_FILE);
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return env_syntax(err, name, env_line_at(text, (size_t)(nul - text)),
+                          "a NUL byte: this is not a text file");
+    env_format f = format_from_name(name);
+    if (f == FMT_UNKNOWN)
+        f = format_from_content(text, len);
+    if (f == FMT_UNKNOWN)
+        return env_syntax(err, name, 0,
+                          "unknown format: expected pip freeze or pip list --format=json output, "
+                          "a requirements*.txt, poetry.lock, uv.lock, package-lock.json, "
+                          "yarn.lock, pnpm-lock.yaml, Cargo.lock, go.mod or os-release file");
+    env_batch b = {.file = name, .pick = pick_for(f)};
+    errata_code rc = parse_as(&b, f, text, len, err);
+    if (rc == ERRATA_OK)
+        rc = env_commit(env, &b, err);
+    env_batch_free(&b);
+    return rc;
+}
+
+errata_code env_load_text(environment *env, const char *name, const char *text, size_t len,
+                          errata_error *err)
+{
+    if (!env || !name || (!text && len))
+        return set_error(err, ERRATA_ERR_ARG, "env_load_text: missing argument");
+    if (len > ENV_MAX_FILE)
+        return set_error(err, ERRATA_ERR_TOO_BIG, "%s: %zu bytes is over the limit of %u bytes",
+                         name, len, ENV_MAX_FILE);
+    /* The parsers rely on a terminating NUL; the caller's text need not have one. */
+    char *copy = env_strndup(text ? text : "", len);
+    if (!copy)
+        return env_nomem(err, name);
+    errata_code rc = load_buffer(env, name, copy, len, err);
+    free(copy);
+    return rc;
+}
+
+errata_code env_load_file(environment *env, const char *path, errata_error *err)
+{
+    if (!env || !path)
+        return set_error(err, ERRATA_ERR_ARG, "env_load_file: missing argument");
+    char *text;
+    size_t len;
+    errata_code rc = read_file(path, ENV_MAX_FILE, &text, &len, err);
+    if (rc != ERRATA_OK)
+        return rc;
+    rc = load_buffer(env, path, text, len, err);
+    free(text);
+    return rc;
+}
