@@ -199,6 +199,12 @@ static errata_code load_patterns(errata_db *db, errata_error *err)
             regexes[i] = db->entries[i].regex, engines[i] = db->entries[i].engine;
         if (rc == ERRATA_OK)
             rc = multiscan_compile(regexes, engines, db->n, &db->hs, err);
+        /* A pattern this machine's Hyperscan refuses is run by PCRE2 alone from now on. */
+        for (size_t i = 0; rc == ERRATA_OK && i < db->n; i++) {
+            if (engines[i] == ENGINE_PCRE_ONLY && db->entries[i].engine != ENGINE_PCRE_ONLY)
+                db->pcre_only[db->n_pcre_only++] = i;
+            db->entries[i].engine = engines[i];
+        }
         free(regexes);
         free(engines);
     }

@@ -108,7 +108,7 @@ errata_code env_nomem(errata_error *err, const char *file);
  * before the release. Good enough to pick the newest of a lock file's versions. */
 int env_version_cmp(const char *a, const char *b);
 
-/* Iterates over lines; *s/*n exclude the newline and a '\r' before it. */
+/* Iterates over lines; a line (s, n) excludes the newline and a '\r' before it. */
 typedef struct {
     const char *p, *end;
     int line;
@@ -151,6 +151,9 @@ errata_code env_parse_toml_lock(env_batch *b, const char *text, size_t len, env_
                                 bool uv, errata_error *err);
 errata_code env_parse_go_mod(env_batch *b, const char *text, size_t len, errata_error *err);
 errata_code env_parse_os_release(env_batch *b, const char *text, size_t len, errata_error *err);
+
+/* Whether a file of this name is a lock or requirements file that env_probe reads. */
+bool env_known_file(const char *name);
 
 /* Appends a checked batch to env (all of it or, out of memory, none of it). */
 errata_code env_commit(environment *env, env_batch *b, errata_error *err);

@@ -199,17 +199,19 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
         rc = sql_fail(w, "preparing statements");
         goto done;
     }
+    for (size_t i = 0; i < set->n; i++) {
+        regexes[i] = set->items[i].rec->regex;
+        engines[i] = multiscan_classify(regexes[i]);
+    }
+    /* Compiled first: it may demote a pattern, and the stored engine must be the final one. */
+    rc = multiscan_compile(regexes, engines, set->n, &hs, w->err);
     for (size_t i = 0; i < set->n && rc == ERRATA_OK; i++) {
-        const record *r = set->items[i].rec;
-        regexes[i] = r->regex;
-        engines[i] = multiscan_classify(r->regex);
         rep->hs_patterns += engines[i] == ENGINE_HS;
         rep->hs_prefilter += engines[i] == ENGINE_PREFILTER;
         rep->pcre_only += engines[i] == ENGINE_PCRE_ONLY;
-        rc = insert_record(w, rec_st, fts_st, alias_st, edge_st, (long long)i + 1, r, engines[i]);
+        rc = insert_record(w, rec_st, fts_st, alias_st, edge_st, (long long)i + 1,
+                           set->items[i].rec, engines[i]);
     }
-    if (rc == ERRATA_OK)
-        rc = multiscan_compile(regexes, engines, set->n, &hs, w->err);
     if (rc == ERRATA_OK && hs && hs_serialize_database(hs, &blob, &blob_len) != HS_SUCCESS)
         rc = set_error(w->err, ERRATA_ERR_INTERNAL, "could not serialise the pattern database");
     if (rc == ERRATA_OK) {

@@ -67,12 +67,15 @@ static char *strip_group_names(const char *re)
     return sb_finish(&sb);
 }
 
+/* Whether Hyperscan accepts the pattern with these flags. hs_expression_info() parses and
+ * analyses without building a database, a fraction of hs_compile()'s cost; the rare pattern it
+ * accepts but the full compile then refuses is demoted by multiscan_compile(). */
 static bool compiles(const char *expr, engine_kind e)
 {
-    hs_database_t *db = NULL;
+    hs_expr_info_t *info = NULL;
     hs_compile_error_t *cerr = NULL;
-    hs_error_t rc = hs_compile(expr, hs_flags(e), HS_MODE_BLOCK, NULL, &db, &cerr);
-    hs_free_database(db);
+    hs_error_t rc = hs_expression_info(expr, hs_flags(e), &info, &cerr);
+    free(info);
     hs_free_compile_error(cerr);
     return rc == HS_SUCCESS;
 }
@@ -89,44 +92,75 @@ engine_kind multiscan_classify(const char *regex)
     return e;
 }
 
-errata_code multiscan_compile(const char *const *regexes, const engine_kind *engines, size_t n,
-                              hs_database_t **out, errata_error *err)
+/* One attempt. When Hyperscan refuses one pattern, returns ERRATA_ERR_REGEX with *bad set to
+ * its index (err untouched); *bad is n for any other failure (err set). */
+static errata_code compile_once(char **exprs, const engine_kind *engines, size_t n,
+                                hs_database_t **out, size_t *bad, errata_error *err)
 {
-    *out = NULL;
-    char **exprs = calloc(n ? n : 1, sizeof *exprs);
     unsigned *flags = calloc(n ? n : 1, sizeof *flags);
     unsigned *ids = calloc(n ? n : 1, sizeof *ids);
+    const char **use = calloc(n ? n : 1, sizeof *use);
     errata_code rc = ERRATA_OK;
     size_t m = 0;
-    if (!exprs || !flags || !ids)
+    *bad = n;
+    if (!flags || !ids || !use)
         rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling patterns");
     for (size_t i = 0; rc == ERRATA_OK && i < n; i++) {
         if (engines[i] == ENGINE_PCRE_ONLY)
             continue;
-        if (!(exprs[m] = strip_group_names(regexes[i]))) {
-            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling patterns");
-            break;
-        }
+        use[m] = exprs[i];
         flags[m] = hs_flags(engines[i]);
         ids[m] = (unsigned)i;
         m++;
     }
+    *out = NULL;
     if (rc == ERRATA_OK && m > 0) {
         hs_compile_error_t *cerr = NULL;
-        if (hs_compile_multi((const char *const *)exprs, flags, ids, (unsigned)m, HS_MODE_BLOCK,
-                             NULL, out, &cerr) != HS_SUCCESS) {
-            rc = set_error(err, ERRATA_ERR_REGEX,
-                           "the multi-pattern database did not compile (pattern of record %d): %s",
-                           cerr && cerr->expression >= 0 ? (int)ids[cerr->expression] : -1,
-                           cerr ? cerr->message : "unknown");
+        if (hs_compile_multi(use, flags, ids, (unsigned)m, HS_MODE_BLOCK, NULL, out, &cerr) !=
+            HS_SUCCESS) {
             *out = NULL;
+            if (cerr && cerr->expression >= 0 && (size_t)cerr->expression < m) {
+                *bad = ids[cerr->expression];
+                rc = ERRATA_ERR_REGEX;
+            } else {
+                rc = set_error(err, ERRATA_ERR_REGEX,
+                               "the multi-pattern database did not compile: %s",
+                               cerr ? cerr->message : "unknown error");
+            }
         }
         hs_free_compile_error(cerr);
     }
-    for (size_t i = 0; exprs && i < m; i++)
-        free(exprs[i]);
-    free(exprs);
     free(flags);
     free(ids);
+    free(use);
+    return rc;
+}
+
+errata_code multiscan_compile(const char *const *regexes, engine_kind *engines, size_t n,
+                              hs_database_t **out, errata_error *err)
+{
+    *out = NULL;
+    char **exprs = calloc(n ? n : 1, sizeof *exprs);
+    if (!exprs)
+        return set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling patterns");
+    errata_code rc = ERRATA_OK;
+    for (size_t i = 0; rc == ERRATA_OK && i < n; i++)
+        if (!(exprs[i] = strip_group_names(regexes[i])))
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling patterns");
+    /* Each retry demotes one pattern one step (exact → prefilter → PCRE2 only), so this ends
+     * after at most 2n + 1 attempts. */
+    while (rc == ERRATA_OK) {
+        size_t bad;
+        rc = compile_once(exprs, engines, n, out, &bad, err);
+        if (rc != ERRATA_ERR_REGEX || bad >= n || engines[bad] == ENGINE_PCRE_ONLY)
+            break;
+        engines[bad] = engines[bad] == ENGINE_HS ? ENGINE_PREFILTER : ENGINE_PCRE_ONLY;
+        rc = ERRATA_OK;
+    }
+    if (rc == ERRATA_ERR_REGEX && err && err->code != ERRATA_ERR_REGEX)
+        set_error(err, ERRATA_ERR_REGEX, "the multi-pattern database did not compile");
+    for (size_t i = 0; i < n; i++)
+        free(exprs[i]);
+    free(exprs);
     return rc;
 }

@@ -25,8 +25,11 @@ typedef enum {
 engine_kind multiscan_classify(const char *regex);
 
 /* Compiles the patterns whose engines[i] is not ENGINE_PCRE_ONLY into one database, pattern i
- * reporting id i. *out is NULL (and ERRATA_OK returned) when there is no such pattern. */
-errata_code multiscan_compile(const char *const *regexes, const engine_kind *engines, size_t n,
+ * reporting id i. A pattern the full compile refuses although multiscan_classify() accepted it
+ * is demoted (exact → prefilter → PCRE2 only) in engines[] and the compile retried, so the
+ * caller must store engines[] as they are on return. *out is NULL (and ERRATA_OK returned) when
+ * no pattern is left for Hyperscan. */
+errata_code multiscan_compile(const char *const *regexes, engine_kind *engines, size_t n,
                               hs_database_t **out, errata_error *err);
 
 #endif

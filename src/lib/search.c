@@ -19,10 +19,13 @@
 #define MAX_TERMS 16
 
 /* The fallback keeps a record only when the query's words cover this much of it. */
-#define GUARD_MIN_HITS 3           /* distinct terms found in the record's texts */
+#define GUARD_MIN_HITS 2           /* distinct terms found in the record's texts */
 #define GUARD_MIN_SIGNATURE_HITS 2 /* … of which in its signature or aliases */
 #define GUARD_MIN_SHARE 0.5        /* … and this share of the terms (of at most 8) */
 #define GUARD_MIN_RELATIVE 0.6     /* … and at least this share of the best guess's BM25 */
+/* A term found in more than this share of the records ("java", "exception") says nothing about
+ * which record is meant, so the guard does not count it. */
+#define GUARD_MAX_DOC_SHARE 0.05
 
 /* ------------------------------------------------------------------ CJK */
 
@@ -186,11 +189,45 @@ static void free_terms(terms *t)
 
 /* ------------------------------------------------------------------ guard */
 
+/* Drops from t the terms too common in the knowledge base to tell records apart, using FTS5's
+ * own document counts (a temporary fts5vocab view: the index itself is opened read-only). */
+static errata_code keep_informative_terms(errata_db *db, terms *t, errata_error *err)
+{
+    if (sqlite3_exec(db->sql,
+                     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_vocab "
+                     "USING fts5vocab(main, records_fts, row)",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        return set_error(err, ERRATA_ERR_CORRUPT, "%s: full-text vocabulary: %s", db->path,
+                         sqlite3_errmsg(db->sql));
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->sql, "SELECT doc FROM temp.records_vocab WHERE term = ?1", -1, &st,
+                           NULL) != SQLITE_OK)
+        return set_error(err, ERRATA_ERR_CORRUPT, "%s: full-text vocabulary: %s", db->path,
+                         sqlite3_errmsg(db->sql));
+    double limit = GUARD_MAX_DOC_SHARE * (double)db->n;
+    if (limit < 2)
+        limit = 2;
+    size_t kept = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, t->v[i], -1, SQLITE_STATIC);
+        double docs = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+        if (docs > limit)
+            free(t->v[i]);
+        else
+            t->v[kept++] = t->v[i];
+    }
+    t->n = kept;
+    sqlite3_finalize(st);
+    return ERRATA_OK;
+}
+
 static bool in_text(const char *hay, const char *term)
 {
     return hay && strcasestr(hay, term) != NULL;
 }
 
+/* Whether the informative terms cover enough of the record to call it related. */
 static bool covers(const record *r, const terms *t)
 {
     size_t hits = 0, sig_hits = 0;
@@ -235,10 +272,20 @@ static errata_code add_fuzzy(errata_db *db, size_t entry, double score, errata_r
 errata_code search_records(errata_db *db, const char *query, size_t len, size_t max, bool guard,
                            errata_result *res, errata_error *err)
 {
-    terms t = {{0}, 0};
+    terms t = {{0}, 0}, informative = {{0}, 0};
     extract_terms(query, len, &t);
     if (t.n == 0)
         return ERRATA_OK;
+    if (guard) {
+        for (size_t i = 0; i < t.n; i++)
+            add_term(&informative, t.v[i], strlen(t.v[i]));
+        errata_code rc = keep_informative_terms(db, &informative, err);
+        if (rc != ERRATA_OK || informative.n == 0) {
+            free_terms(&t);
+            free_terms(&informative);
+            return rc;
+        }
+    }
     strbuf q;
     sb_init(&q);
     for (size_t i = 0; i < t.n; i++)
@@ -269,7 +316,8 @@ errata_code search_records(errata_db *db, const char *query, size_t len, size_t 
                 break;
             }
             double score = -sqlite3_column_double(st, 1);
-            if (guard && (!covers(r, &t) || (res->n && score < GUARD_MIN_RELATIVE * res->m[0].score)))
+            if (guard && (!covers(r, &informative) ||
+                          (res->n && score < GUARD_MIN_RELATIVE * res->m[0].score)))
                 continue;
             rc = add_fuzzy(db, entry, score, res, err);
         }
@@ -277,6 +325,7 @@ errata_code search_records(errata_db *db, const char *query, size_t len, size_t 
     sqlite3_finalize(st);
     sb_free(&q);
     free_terms(&t);
+    free_terms(&informative);
     return rc;
 }
 
