@@ -196,6 +196,29 @@ size_t errata_diags_files(const errata_diags *d);
 size_t errata_diags_records(const errata_diags *d);
 void errata_diags_free(errata_diags *d);
 
+/* ---------------------------------------------------------------- cross-check */
+
+/* One example of one record, looked up against the whole knowledge base. */
+typedef struct {
+    const char *record_id; /* the record whose example this is */
+    size_t example;        /* index in its examples.match */
+    size_t rank;           /* where its own record came: 1 first, 0 not matched at all */
+    const char *top_id;    /* the record that came first ("" when none matched) */
+    const char *others;    /* the other records that matched, comma-separated ("" if none) */
+} errata_cross_entry;
+
+typedef struct errata_cross errata_cross;
+
+/* Builds the knowledge base into a temporary index and looks up every record's examples.match
+ * texts. An example whose own record is not first is "outranked". Fails like errata_build()
+ * when a record is invalid. */
+errata_code errata_cross_check(const char *const *kb_dirs, size_t n_dirs, errata_cross **out,
+                               errata_error *err);
+size_t errata_cross_count(const errata_cross *c);
+const errata_cross_entry *errata_cross_get(const errata_cross *c, size_t i);
+size_t errata_cross_outranked(const errata_cross *c);
+void errata_cross_free(errata_cross *c);
+
 /* ---------------------------------------------------------------- build */
 
 typedef struct {

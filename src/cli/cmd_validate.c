@@ -2,6 +2,7 @@
  * cmd_validate.c — `errata validate PATH…`: every problem of every record file, by place.
  */
 #include <getopt.h>
+#include <jansson.h>
 
 #include "cli.h"
 
@@ -13,16 +14,62 @@ static const char HELP[] =
     "Options:\n"
     "  --json           print the findings as JSON\n"
     "  --quiet          print nothing; the exit status tells\n"
-    "  --errors-only    leave out warnings\n\n"
-    "Exit status: 0 valid (perhaps with warnings), 1 invalid, 2 could not run.\n";
+    "  --errors-only    leave out warnings\n"
+    "  --cross          also look up every record's examples.match against all the records:\n"
+    "                   each must find its own record first; other records that match are\n"
+    "                   listed (an example whose record is not first makes the run fail)\n\n"
+    "Exit status: 0 valid (perhaps with warnings), 1 invalid or outranked, 2 could not run.\n";
+
+/* Prints the examples that another record also matches, and the summary. */
+static int report_cross(const char *const *paths, size_t n, bool json, bool quiet)
+{
+    errata_cross *c = NULL;
+    errata_error err = {0};
+    if (errata_cross_check(paths, n, &c, &err) != ERRATA_OK)
+        return cli_report(&err);
+    size_t shared = 0;
+    json_t *arr = json ? json_array() : NULL;
+    for (size_t i = 0; i < errata_cross_count(c); i++) {
+        const errata_cross_entry *e = errata_cross_get(c, i);
+        if (e->rank == 1 && !e->others[0])
+            continue;
+        shared += e->others[0] != 0;
+        if (json)
+            json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:s, s:s}", "record",
+                                                 e->record_id, "example", (json_int_t)e->example,
+                                                 "rank", (json_int_t)e->rank, "top", e->top_id,
+                                                 "others", e->others));
+        else if (!quiet)
+            printf("%s: examples.match[%zu]: %s%s%s%s%s\n", e->record_id, e->example,
+                   e->rank == 1 ? "first" : e->rank ? "OUTRANKED" : "NOT MATCHED",
+                   e->rank > 1 ? " by " : "", e->rank > 1 ? e->top_id : "",
+                   e->others[0] ? "; also matched: " : "", e->others);
+    }
+    if (json) {
+        json_t *root = json_pack("{s:I, s:I, s:I, s:o}", "examples",
+                                 (json_int_t)errata_cross_count(c), "outranked",
+                                 (json_int_t)errata_cross_outranked(c), "shared",
+                                 (json_int_t)shared, "entries", arr);
+        cli_emit(json_dumps(root, JSON_INDENT(2)));
+        json_decref(root);
+    } else if (!quiet) {
+        printf("cross-check: %zu example(s), %zu outranked or unmatched, %zu also matched by "
+               "another record\n",
+               errata_cross_count(c), errata_cross_outranked(c), shared);
+    }
+    int status = errata_cross_outranked(c) ? EXIT_NONE : EXIT_MATCH;
+    errata_cross_free(c);
+    return status;
+}
 
 int cmd_validate(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS,
                                              {"quiet", no_argument, NULL, 'q'},
                                              {"errors-only", no_argument, NULL, 'E'},
+                                             {"cross", no_argument, NULL, 'X'},
                                              {NULL, 0, NULL, 0}};
-    bool quiet = false, errors_only = false;
+    bool quiet = false, errors_only = false, cross = false;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
@@ -38,6 +85,8 @@ int cmd_validate(int argc, char **argv, cli_common *common)
             quiet = true;
         } else if (opt == 'E') {
             errors_only = true;
+        } else if (opt == 'X') {
+            cross = true;
         } else {
             fputs("Run 'errata validate --help' for the options.\n", stderr);
             return EXIT_TROUBLE;
@@ -52,6 +101,11 @@ int cmd_validate(int argc, char **argv, cli_common *common)
     if (errata_validate_paths((const char *const *)argv + optind, (size_t)(argc - optind), &d,
                               &err) != ERRATA_OK)
         return cli_report(&err);
+    if (cross && errata_diags_errors(d) == 0) {
+        size_t n = (size_t)(argc - optind);
+        errata_diags_free(d);
+        return report_cross((const char *const *)argv + optind, n, common->json, quiet);
+    }
     if (!quiet) {
         cli_print_diags(stdout, d, common->json, errors_only);
         if (!common->json)

@@ -270,6 +270,7 @@ void errata_close(errata_db *db)
         free(e->id), free(e->regex), free(e->json);
         record_free(e->rec);
         pcre2_code_free(e->re);
+        free(e->alt_literals);
     }
     free(db->entries);
     for (size_t i = 0; i < db->n_aliases; i++)
@@ -322,7 +323,15 @@ const pcre2_code *db_pattern(errata_db *db, size_t i, errata_error *err)
     pthread_mutex_lock(&db->lock);
     db_entry *e = &db->entries[i];
     if (!e->re && !e->re_failed) {
-        e->re = pattern_compile(e->regex, NULL, 0);
+        e->re = pattern_compile_marked(e->regex, NULL, 0);
+        size_t lits[64];
+        size_t n = pattern_alternative_literals(e->regex, lits, 64);
+        if (n > 64)
+            n = 0; /* too many to mark: the whole pattern's measure is used */
+        e->alt_literals = n ? malloc(n * sizeof *e->alt_literals) : NULL;
+        for (size_t k = 0; e->alt_literals && k < n; k++)
+            e->alt_literals[k] = (unsigned)lits[k];
+        e->n_alts = e->alt_literals ? n : 0;
         if (e->re)
             pcre2_jit_compile(e->re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
         else

@@ -24,6 +24,8 @@ typedef struct {
     char *json;         /* the record as stored */
     engine_kind engine;
     unsigned literals;  /* pattern_min_literals(regex) */
+    unsigned *alt_literals; /* literals of each top-level alternative; built with re */
+    size_t n_alts;
     record *rec;        /* lazily parsed from json; NULL until then */
     pcre2_code *re;     /* lazily compiled (and JIT-compiled) */
     bool re_failed;     /* compiling failed once; do not retry on every lookup */

@@ -20,9 +20,8 @@
 #include "normalize.h"
 #include "search.h"
 
-/* At most this many occurrences of one pattern are walked to find its last one: the last
- * occurrence is where the error finally happened, but a log that repeats a line a million times
- * should not cost a million PCRE2 calls. */
+/* At most this many occurrences of one pattern are weighed to find its best one: a log that
+ * repeats a line a million times should not cost a million PCRE2 calls. */
 #define MAX_OCCURRENCES 1000
 
 typedef struct {
@@ -92,54 +91,6 @@ static errata_code collect_captures(const pcre2_code *re, const char *text, PCRE
     return ERRATA_OK;
 }
 
-/* Finds the last occurrence of entry i's pattern in text. Returns 1 (and fills m) on a match,
- * 0 on none, -1 when PCRE2 gave up (a match limit) and -2 when out of memory. */
-static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t total_lines,
-                   pcre2_match_data *md, errata_match *m)
-{
-    const pcre2_code *re = db_pattern(db, i, NULL);
-    if (!re)
-        return -1;
-    PCRE2_SIZE start = 0, last_s = 0, last_e = 0;
-    bool found = false;
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-    PCRE2_SIZE *saved = NULL;
-    uint32_t pairs = pcre2_get_ovector_count(md);
-    for (int k = 0; k < MAX_OCCURRENCES && start <= len; k++) {
-        int rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, PCRE2_NO_UTF_CHECK, md, db->mctx);
-        if (rc == PCRE2_ERROR_NOMATCH)
-            break;
-        if (rc < 0) {
-            if (!found)
-                return -1;
-            break; /* keep the occurrences found before PCRE2 gave up */
-        }
-        if (!saved && !(saved = malloc(2 * pairs * sizeof *saved)))
-            return -2;
-        memcpy(saved, ov, 2 * pairs * sizeof *saved);
-        found = true;
-        last_s = ov[0], last_e = ov[1];
-        start = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
-        while (start < len && ((unsigned char)text[start] & 0xC0) == 0x80)
-            start++; /* never restart inside a UTF-8 sequence */
-    }
-    if (!found)
-        return 0;
-    memset(m, 0, sizeof *m);
-    m->entry = i;
-    m->start = last_s;
-    m->end = last_e;
-    m->line = count_lines(text, last_s);
-    m->text = strndup(text + last_s, last_e - last_s);
-    errata_code rc = m->text ? collect_captures(re, text, saved, m) : ERRATA_ERR_NOMEM;
-    free(saved);
-    if (rc != ERRATA_OK)
-        return -2;
-    m->parts.specificity = db->entries[i].literals;
-    m->parts.position = total_lines > 1 ? (double)(m->line - 1) / (double)(total_lines - 1) : 1.0;
-    return 1;
-}
-
 static double role_bonus(line_role role)
 {
     switch (role) {
@@ -151,22 +102,92 @@ static double role_bonus(line_role role)
     return 0.0;
 }
 
+static size_t line_start_of(const char *text, size_t at)
+{
+    while (at > 0 && text[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+/* Finds the best occurrence of entry i's pattern in text: the one whose own score (specificity
+ * of the alternative that matched, role of its line, position) is highest, the later one on a
+ * tie. A log that shows an error line and then make's "Error 127" framing is so answered from
+ * the error line. Returns 1 (and fills m) on a match, 0 on none, -1 when PCRE2 gave up (a match
+ * limit) before any occurrence and -2 when out of memory. */
+static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t total_lines,
+                   pcre2_match_data *md, errata_match *m)
+{
+    const pcre2_code *re = db_pattern(db, i, NULL);
+    if (!re)
+        return -1;
+    const db_entry *e = &db->entries[i];
+    PCRE2_SIZE start = 0;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    uint32_t pairs = pcre2_get_ovector_count(md);
+    PCRE2_SIZE *best_ov = NULL;
+    double best = -1e300;
+    size_t line = 1, counted_to = 0; /* line number of offset counted_to */
+    score_parts best_parts = {0};
+    size_t best_line = 0;
+    for (int k = 0; k < MAX_OCCURRENCES && start <= len; k++) {
+        int rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, PCRE2_NO_UTF_CHECK, md, db->mctx);
+        if (rc == PCRE2_ERROR_NOMATCH)
+            break;
+        if (rc < 0) {
+            if (!best_ov)
+                return -1;
+            break; /* keep the occurrences found before PCRE2 gave up */
+        }
+        for (; counted_to < ov[0]; counted_to++)
+            line += text[counted_to] == '\n';
+        PCRE2_SPTR mark = pcre2_get_mark(md);
+        long alt = mark ? strtol((const char *)mark, NULL, 10) : -1;
+        score_parts p = {0};
+        p.specificity = alt >= 0 && (size_t)alt < e->n_alts ? e->alt_literals[alt] : e->literals;
+        p.role = classify_line(text, len, line_start_of(text, ov[0]));
+        p.role_bonus = role_bonus(p.role);
+        p.position = total_lines > 1 ? (double)(line - 1) / (double)(total_lines - 1) : 1.0;
+        double local = p.specificity * RANK_W_SPECIFICITY + p.role_bonus +
+                       p.position * RANK_W_POSITION;
+        if (local >= best) {
+            if (!best_ov && !(best_ov = malloc(2 * pairs * sizeof *best_ov)))
+                return -2;
+            memcpy(best_ov, ov, 2 * pairs * sizeof *best_ov);
+            best = local;
+            best_parts = p;
+            best_line = line;
+        }
+        start = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+        while (start < len && ((unsigned char)text[start] & 0xC0) == 0x80)
+            start++; /* never restart inside a UTF-8 sequence */
+    }
+    if (!best_ov)
+        return 0;
+    memset(m, 0, sizeof *m);
+    m->entry = i;
+    m->start = best_ov[0];
+    m->end = best_ov[1];
+    m->line = best_line;
+    m->parts = best_parts;
+    m->text = strndup(text + m->start, m->end - m->start);
+    errata_code rc = m->text ? collect_captures(re, text, best_ov, m) : ERRATA_ERR_NOMEM;
+    free(best_ov);
+    return rc == ERRATA_OK ? 1 : -2;
+}
+
 /* The format of the output around a match: a traceback's header stands a few lines above its
  * last line, so a window of some kilobytes is enough and keeps a long log from costing more. */
 #define FORMAT_WINDOW_BEFORE 4096
 #define FORMAT_WINDOW_AFTER 1024
 
+/* Adds the record's own parts to the occurrence's (confirm()) and sums them. */
 static void score(errata_match *m, const char *text, size_t len)
 {
     const record *r = m->rec;
-    size_t line_start = m->start;
-    while (line_start > 0 && text[line_start - 1] != '\n')
-        line_start--;
+    size_t line_start = line_start_of(text, m->start);
     size_t from = line_start > FORMAT_WINDOW_BEFORE ? line_start - FORMAT_WINDOW_BEFORE : 0;
     size_t to = len - m->end > FORMAT_WINDOW_AFTER ? m->end + FORMAT_WINDOW_AFTER : len;
     unsigned formats = detect_formats(text + from, to - from);
-    m->parts.role = classify_line(text, len, line_start);
-    m->parts.role_bonus = role_bonus(m->parts.role);
     m->parts.domain_fit = format_fits_domain(formats, r->domain);
     m->parts.confidence = r->confidence;
     m->parts.fix_success_rate = r->fix_success_rate;

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 pcre2_code *pattern_compile(const char *regex, char *why, size_t why_size)
@@ -233,6 +234,67 @@ static size_t count_sequence(scanner *sc)
         total += atom;
     }
     return total;
+}
+
+/* The [start, end) byte ranges of the top-level alternatives, at most max; returns their count. */
+static size_t split_alternatives(const char *regex, size_t *starts, size_t *ends, size_t max)
+{
+    scanner sc = {regex, 0, strlen(regex)};
+    size_t n = 0;
+    for (;;) {
+        size_t start = sc.i;
+        count_sequence(&sc);
+        if (n < max)
+            starts[n] = start, ends[n] = sc.i;
+        n++;
+        if (sc.i >= sc.n)
+            break;
+        sc.i++; /* '|' at the top level, or a stray ')' */
+    }
+    return n;
+}
+
+size_t pattern_alternative_literals(const char *regex, size_t *literals, size_t max)
+{
+    size_t starts[64], ends[64];
+    size_t n = split_alternatives(regex, starts, ends, 64);
+    for (size_t k = 0; k < n && k < max && k < 64; k++) {
+        char buf[4096];
+        size_t len = ends[k] - starts[k];
+        if (len >= sizeof buf) {
+            literals[k] = pattern_min_literals(regex);
+            continue;
+        }
+        memcpy(buf, regex + starts[k], len);
+        buf[len] = '\0';
+        scanner sc = {buf, 0, len};
+        literals[k] = count_sequence(&sc);
+    }
+    return n;
+}
+
+pcre2_code *pattern_compile_marked(const char *regex, char *why, size_t why_size)
+{
+    size_t starts[64], ends[64];
+    size_t n = split_alternatives(regex, starts, ends, 64);
+    if (n < 2 || n > 64)
+        return pattern_compile(regex, why, why_size);
+    size_t len = strlen(regex);
+    char *marked = malloc(len + n * 16 + 8);
+    if (!marked)
+        return NULL;
+    size_t o = 0;
+    o += (size_t)sprintf(marked + o, "(?:");
+    for (size_t k = 0; k < n; k++) {
+        o += (size_t)sprintf(marked + o, "%s(*:%zu)", k ? "|" : "", k);
+        memcpy(marked + o, regex + starts[k], ends[k] - starts[k]);
+        o += ends[k] - starts[k];
+    }
+    o += (size_t)sprintf(marked + o, ")");
+    marked[o] = '\0';
+    pcre2_code *re = pattern_compile(marked, why, why_size);
+    free(marked);
+    return re;
 }
 
 size_t pattern_min_literals(const char *regex)

@@ -21,6 +21,16 @@ pcre2_code *pattern_compile(const char *regex, char *why, size_t why_size);
 /* The number of literal characters in the least specific top-level alternative. */
 size_t pattern_min_literals(const char *regex);
 
+/* The literal characters of each top-level alternative, in order, at most max of them.
+ * Returns the number of alternatives (which may exceed max). */
+size_t pattern_alternative_literals(const char *regex, size_t *literals, size_t max);
+
+/* Compiles regex like pattern_compile(), with each top-level alternative k marked (*:k), so
+ * that pcre2_get_mark() tells which alternative matched: the measure of how specific a match
+ * was. Marks add no capturing group, so group numbers and back-references are unchanged. A
+ * pattern of one alternative is compiled as it is. */
+pcre2_code *pattern_compile_marked(const char *regex, char *why, size_t why_size);
+
 /* Checks the specificity rules; on failure writes the reason into why. */
 bool pattern_is_specific(const char *regex, char *why, size_t why_size);
 

@@ -291,7 +291,9 @@ static bool take_release(span s, size_t *i, span *release, size_t *count)
 /* ------------------------------------------------------------------ comparison clauses */
 
 /* The clause operators of PEP 440, shared by the generic scheme. */
-typedef enum { OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_COMPAT, OP_ARBITRARY } clause_op;
+typedef enum {
+    OP_NONE, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_COMPAT, OP_ARBITRARY
+} clause_op;
 
 /* Takes the operator at the start of *s. single_eq admits "=" for "==" (the generic scheme). */
 static clause_op take_op(span *s, bool single_eq)
@@ -386,7 +388,7 @@ static bool take_local(span s, size_t *i, span *local)
             (*i)++;
         if (*i == seg)
             return false;
-        if (*i < s.n && s.p[*i] != '+' && take_pep_sep(s, i))
+        if (take_pep_sep(s, i))
             continue;
         break;
     }
@@ -669,7 +671,7 @@ static bool gen_check(clause_op op, const gen_version *s, char *why, size_t why_
         say(why, why_size, "~= needs two numbers at least (~=3.11, not ~=3)");
         return false;
     }
-    if (memchr(s->suffix.p, '*', s->suffix.n) || has_blank(s->suffix)) {
+    if (memchr(s->suffix.p, '*', s->suffix.n)) {
         say(why, why_size, "a wildcard is only allowed as a final .* after == or !=");
         return false;
     }
@@ -902,24 +904,23 @@ static bool sv_partial_parse(span w, sv_partial *p, char *why, size_t why_size)
 {
     *p = (sv_partial){.pre = EMPTY};
     size_t i = 0, k = 0;
+    bool ok = true;
     while (i < w.n && (w.p[i] == 'v' || w.p[i] == 'V' || w.p[i] == '='))
         i++;
     for (int j = 0; j < 3; j++)
         p->n[j] = snum_of(EMPTY), p->x[j] = true;
-    for (;; k++) {
+    for (;;) { /* each part present is a number or a wildcard: "1." is not a partial */
         span d;
         if (i < w.n && (w.p[i] == 'x' || w.p[i] == 'X' || w.p[i] == '*'))
             i++;
         else if (sv_take_number(w, &i, &d))
             p->n[k] = snum_of(d), p->x[k] = false;
         else
+            ok = false;
+        if (!ok || k == 2 || i >= w.n || w.p[i] != '.')
             break;
-        if (k == 2 || i + 1 >= w.n || w.p[i] != '.')
-            break;
-        i++;
+        i++, k++;
     }
-    bool ok = i > 0 && (k > 0 || !p->x[0] || (i && (w.p[i - 1] == 'x' || w.p[i - 1] == 'X' ||
-                                                    w.p[i - 1] == '*')));
     if (ok && k == 2 && i < w.n && w.p[i] == '-') {
         i++;
         ok = sv_take_idents(w, &i, true, &p->pre);
@@ -989,7 +990,7 @@ typedef struct {
     sv_version v;
 } sv_comparator;
 
-static sv_comparator mk(sv_op op, snum major, snum minor, snum patch, span pre)
+static sv_comparator sv_make(sv_op op, snum major, snum minor, snum patch, span pre)
 {
     return (sv_comparator){op, {{major, minor, patch}, pre}};
 }
@@ -1034,9 +1035,9 @@ static size_t sv_tilde(const sv_partial *p, sv_comparator out[2])
     snum z = snum_of(EMPTY);
     if (p->x[0])
         return 0;
-    out[0] = mk(SV_GE, p->n[0], p->n[1], p->n[2], p->pre);
-    out[1] = p->x[1] ? mk(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO)
-                     : mk(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
+    out[0] = sv_make(SV_GE, p->n[0], p->n[1], p->n[2], p->pre);
+    out[1] = p->x[1] ? sv_make(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO)
+                     : sv_make(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
     return 2;
 }
 
@@ -1046,13 +1047,13 @@ static size_t sv_caret(const sv_partial *p, sv_comparator out[2])
     snum z = snum_of(EMPTY);
     if (p->x[0])
         return 0;
-    out[0] = mk(SV_GE, p->n[0], p->n[1], p->n[2], p->pre);
+    out[0] = sv_make(SV_GE, p->n[0], p->n[1], p->n[2], p->pre);
     if (p->x[1] || !snum_is_zero(&p->n[0]))
-        out[1] = mk(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO);
+        out[1] = sv_make(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO);
     else if (p->x[2] || !snum_is_zero(&p->n[1]))
-        out[1] = mk(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
+        out[1] = sv_make(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
     else
-        out[1] = mk(SV_LT, p->n[0], p->n[1], snum_plus_one(p->n[2]), PRE_ZERO);
+        out[1] = sv_make(SV_LT, p->n[0], p->n[1], snum_plus_one(p->n[2]), PRE_ZERO);
     return 2;
 }
 
@@ -1060,8 +1061,8 @@ static size_t sv_caret(const sv_partial *p, sv_comparator out[2])
 static sv_comparator sv_x_upper(const sv_partial *p)
 {
     snum z = snum_of(EMPTY);
-    return p->x[1] ? mk(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO)
-                   : mk(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
+    return p->x[1] ? sv_make(SV_LT, snum_plus_one(p->n[0]), z, z, PRE_ZERO)
+                   : sv_make(SV_LT, p->n[0], snum_plus_one(p->n[1]), z, PRE_ZERO);
 }
 
 /* node-semver's replaceXRange, and plain comparators when nothing is a wildcard. */
@@ -1070,7 +1071,7 @@ static size_t sv_xrange(range_op op, const sv_partial *p, sv_comparator out[2])
     snum z = snum_of(EMPTY);
     if (p->x[0]) {
         if (op == RG_LT || op == RG_GT) {
-            out[0] = mk(SV_LT, z, z, z, PRE_ZERO); /* <* and >* match nothing */
+            out[0] = sv_make(SV_LT, z, z, z, PRE_ZERO); /* <* and >* match nothing */
             return 1;
         }
         return 0;
@@ -1078,26 +1079,26 @@ static size_t sv_xrange(range_op op, const sv_partial *p, sv_comparator out[2])
     if (!p->x[2]) {
         static const sv_op plain[] = {[RG_EQ] = SV_EQ, [RG_LT] = SV_LT, [RG_LE] = SV_LE,
                                       [RG_GT] = SV_GT, [RG_GE] = SV_GE};
-        out[0] = mk(plain[op], p->n[0], p->n[1], p->n[2], p->pre);
+        out[0] = sv_make(plain[op], p->n[0], p->n[1], p->n[2], p->pre);
         return 1;
     }
     switch (op) {
     case RG_GT: { /* >1 := >=2.0.0, >1.2 := >=1.3.0 */
         sv_comparator up = sv_x_upper(p);
-        out[0] = mk(SV_GE, up.v.n[0], up.v.n[1], up.v.n[2], EMPTY);
+        out[0] = sv_make(SV_GE, up.v.n[0], up.v.n[1], up.v.n[2], EMPTY);
         return 1;
     }
     case RG_LE: /* <=1.2 := <1.3.0-0 */
         out[0] = sv_x_upper(p);
         return 1;
     case RG_LT: /* <1.2 := <1.2.0-0 */
-        out[0] = mk(SV_LT, p->n[0], p->n[1], z, PRE_ZERO);
+        out[0] = sv_make(SV_LT, p->n[0], p->n[1], z, PRE_ZERO);
         return 1;
     case RG_GE:
-        out[0] = mk(SV_GE, p->n[0], p->n[1], z, EMPTY);
+        out[0] = sv_make(SV_GE, p->n[0], p->n[1], z, EMPTY);
         return 1;
     default: /* 1.x := >=1.0.0 <2.0.0-0 */
-        out[0] = mk(SV_GE, p->n[0], p->n[1], z, EMPTY);
+        out[0] = sv_make(SV_GE, p->n[0], p->n[1], z, EMPTY);
         out[1] = sv_x_upper(p);
         return 2;
     }
@@ -1108,10 +1109,10 @@ static size_t sv_hyphen(const sv_partial *from, const sv_partial *to, sv_compara
 {
     size_t n = 0;
     if (!from->x[0])
-        out[n++] = mk(SV_GE, from->n[0], from->n[1], from->n[2], from->pre);
+        out[n++] = sv_make(SV_GE, from->n[0], from->n[1], from->n[2], from->pre);
     if (!to->x[0])
         out[n++] = to->x[2] ? sv_x_upper(to)
-                            : mk(SV_LE, to->n[0], to->n[1], to->n[2], to->pre);
+                            : sv_make(SV_LE, to->n[0], to->n[1], to->n[2], to->pre);
     return n;
 }
 
@@ -1150,6 +1151,7 @@ static bool sv_is_hyphen(span set, span *from, span *to)
     span rest = set, w[3];
     for (int k = 0; k < 3; k++)
         w[k] = take_token(&rest);
+    *from = w[0], *to = w[2];
     return !trim(rest).n && w[2].n && w[1].n == 1 && w[1].p[0] == '-';
 }
 
@@ -1159,8 +1161,6 @@ static bool sv_set_holds(span set, const sv_version *v, bool *holds, char *why, 
     sv_tally t = {true, false};
     span from, to;
     if (sv_is_hyphen(set, &from, &to)) {
-        span rest = set;
-        from = take_token(&rest), take_token(&rest), to = take_token(&rest);
         sv_partial a, b;
         if (!sv_partial_parse(from, &a, why, why_size) || !sv_partial_parse(to, &b, why, why_size))
             return false;
@@ -1402,14 +1402,14 @@ static int mv_item_cmp(const mv_item *a, const mv_item *b)
 static int mv_cmp(const mv_version *a, const mv_version *b)
 {
     size_t ka = 0, kb = 0, i = 0;
-    for (;; i++) {
+    for (;;) {
         const mv_item *x = NULL, *y = NULL;
         mv_elem_kind ea = mv_elem(a, ka, i, &x), eb = mv_elem(b, kb, i, &y);
         int r;
         if (ea == MV_NOTHING && eb == MV_NOTHING)
             return 0;
         if (ea == MV_LIST && eb == MV_LIST) {
-            ka++, kb++, i = (size_t)-1;
+            ka++, kb++, i = 0;
             continue;
         }
         if (ea == MV_NOTHING)
@@ -1424,6 +1424,7 @@ static int mv_cmp(const mv_version *a, const mv_version *b)
             r = x->is_number ? 1 : -1;
         if (r)
             return r;
+        i++;
     }
 }
 
@@ -1520,7 +1521,6 @@ static vmatch mv_in_ranges(span spec, const mv_version *v, char *why, size_t why
     }
     if (!ok)
         return VMATCH_UNKNOWN;
-    say(why, why_size, inside ? "%s" : "outside '%s'", inside ? "" : "the ranges");
     return inside ? VMATCH_YES : VMATCH_NO;
 }
 
@@ -1532,17 +1532,18 @@ static vmatch mv_satisfies(span version, span spec, char *why, size_t why_size)
     vmatch r;
     if (spec.p[0] == '[' || spec.p[0] == '(') {
         r = mv_in_ranges(spec, &v, why, why_size);
-    } else if (!mv_parse(spec, &exact, why, why_size)) {
-        r = VMATCH_UNKNOWN;
-    } else { /* a plain version: that version (see the choice at the top) */
-        r = mv_cmp(&v, &exact) == 0 ? VMATCH_YES : VMATCH_NO;
-        say(why, why_size, r == VMATCH_YES ? "%s" : "not the version '%s' names", "");
-        if (r == VMATCH_NO)
-            say(why, why_size, "'%.*s' is not '%.*s'", shown(version), version.p, shown(spec),
-                spec.p);
+    } else if (mv_parse(spec, &exact, why, why_size)) {
+        r = mv_cmp(&v, &exact) == 0 ? VMATCH_YES : VMATCH_NO; /* the choice at the top */
         mv_free(&exact);
+    } else {
+        r = VMATCH_UNKNOWN;
     }
     mv_free(&v);
+    if (r == VMATCH_YES)
+        say(why, why_size, "%s", "");
+    else if (r == VMATCH_NO)
+        say(why, why_size, "'%.*s' is outside '%.*s'", shown(version), version.p, shown(spec),
+            spec.p);
     return r;
 }
 
@@ -1557,7 +1558,7 @@ static bool is_name_char(char c)
 static bool name_ok(span name, char *why, size_t why_size)
 {
     size_t i = name.n && name.p[0] == '@' ? 1 : 0;
-    if (i == name.n || !is_alnum(name.p[i]) ) {
+    if (i == name.n || !is_alnum(name.p[i])) {
         say(why, why_size, "'%.*s' is not a package name", shown(name), name.p);
         return false;
     }
@@ -1595,7 +1596,8 @@ static void split_coordinates(span *name, span *spec)
 /* What follows a name that took no '@': PEP 508 extras or parentheses, or the specifier. */
 static bool after_name(span rest, span *spec, char *why, size_t why_size)
 {
-    if (rest.n && rest.p[0] == '[' && rest.n > 1 && is_alpha(trim(sub(rest, 1, rest.n)).p[0])) {
+    span bracketed = rest.n ? trim(sub(rest, 1, rest.n)) : EMPTY;
+    if (rest.n && rest.p[0] == '[' && bracketed.n && is_alpha(bracketed.p[0])) {
         size_t close = find(rest, "]"); /* extras: requests[socks]>=2.31 */
         if (close == rest.n) {
             say(why, why_size, "unclosed extras '%.*s'", shown(rest), rest.p);
