@@ -504,10 +504,11 @@ errata_code env_parse_pnpm_lock(env_batch *b, const char *text, size_t len, erra
             indent++;
         const char *t = s + indent;
         size_t tn = n - (size_t)indent;
+        bool tab = tn && *t == '\t';
         env_trim(&t, &tn);
         if (!tn || *t == '#')
             continue;
-        if (t == s + indent && *t == '\t') {
+        if (tab) {
             rc = env_syntax(err, b->file, line, "a tab in the indentation (YAML allows spaces only)");
             break;
         }
