@@ -49,14 +49,16 @@
  *   Choice: the empty specifier means "any version" (the record format's rule) and so matches
  *   pre-releases too, while "*" is node-semver's and does not.
  *
- * Maven (maven-artifact 3.x: ComparableVersion and VersionRange; pom.html, "Version Order
+ * Maven (maven-artifact 3.8: ComparableVersion and VersionRange; pom.html, "Version Order
  * Specification")
- *   Order: ComparableVersion's. Tokens split at ".", "-" and digit/letter transitions; "-" and
- *   transitions open a sub-list; empty tokens are 0; trailing null tokens (0, "", ga, final,
- *   release) are trimmed list by list from the end; alpha = a < beta = b < milestone = m <
- *   rc = cr < snapshot < "" = ga = final = release < sp < any other qualifier (lexically,
- *   case-insensitive), where a, b and m are short forms only when a digit follows; a number is
- *   after a qualifier and after a sub-list ("1-1 < 1.1", "1.foo = 1-foo < 1-1"). "_" is an
+ *   Order: ComparableVersion's as of Maven 3.8 (the order changed in details between 3.0, 3.8
+ *   and 3.9; 3.8's is the one its own test suite pins down). Tokens split at ".", "-" and
+ *   digit/letter transitions; "-" and transitions open a sub-list; empty tokens are 0; trailing
+ *   null tokens (0, "", ga, final, release) are trimmed list by list from the end; alpha = a <
+ *   beta = b < milestone = m < rc = cr < snapshot < "" = ga = final = release < sp < any other
+ *   qualifier (lexically, case-insensitive), where a, b and m are short forms only when a digit
+ *   follows; a number is after a qualifier and after a sub-list (1.foo < 1-foo < 1-1 < 1.1); a
+ *   sub-list against padding is decided by its first non-null token (1-0.alpha < 1). "_" is an
  *   ordinary character, as in ComparableVersion. Any text is a version except one that is
  *   empty or holds blanks, control characters or the range characters "[](),".
  *   Ranges: [a,b] (a,b) [a,b) (a,b] with either bound left out, [v] exact, and unions such as
@@ -1377,15 +1379,19 @@ static int mv_item_vs_nothing(const mv_item *it)
     return it->rank < MQ_RELEASE ? -1 : it->rank > MQ_RELEASE ? 1 : 0;
 }
 
-/* List k against padding: its first element decides (looping down, not recursing). */
+/* List k against padding: its first element that is not null decides, the sub-list included
+ * (MNG-6964: 1-0.alpha < 1); looping down the chain instead of recursing. */
 static int mv_list_vs_nothing(const mv_version *v, size_t k)
 {
-    for (;; k++) {
-        const mv_item *it = NULL;
-        mv_elem_kind e = mv_elem(v, k, 0, &it);
-        if (e != MV_LIST)
-            return e == MV_ITEM ? mv_item_vs_nothing(it) : 0;
+    for (; k < v->n_lists; k++) {
+        const mv_list *l = &v->lists[k];
+        for (size_t i = 0; i < l->count; i++) {
+            int r = mv_item_vs_nothing(&v->items[l->first + i]);
+            if (r)
+                return r;
+        }
     }
+    return 0;
 }
 
 static int mv_item_cmp(const mv_item *a, const mv_item *b)
