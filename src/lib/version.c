@@ -26,8 +26,9 @@
  *     <=, >=  on the candidate's public version (its local label dropped)
  *     <V      and not a pre-release of V's release unless V is itself a pre-release (the
  *             exclusive ordered comparison rule: <2.0 excludes 2.0a1 and 2.0.dev1)
- *     >V      and not a post-release of V's release unless V is itself a post-release; a local
- *             version of V compares equal to V here, so it is never > V
+ *     >V      and not a post-release of V's release unless V is itself a post-release, and not
+ *             a version with a local label on V's release (packaging's reading of "not a local
+ *             version of V", which pip applies: 1.0+local is not >1.0 and not >1.0a1)
  *     ===V    case-insensitive string equality; the candidate need not be a PEP 440 version
  *   A local label is accepted in == and != clauses only, .* in == and != only (as the spec says).
  *   Choice: the spec excludes pre-releases "unless they are already present on the system";
@@ -77,7 +78,9 @@
  *   only when the numbers are equal, and is read as one of three kinds:
  *     packaging    "+…", or "-" then a digit (Debian and RPM revisions, build metadata, kernel
  *                  ABI numbers: 12.2.0-14+deb12u1, 20.20.2-1nodesource1, 6.1.0-18-amd64): the
- *                  same release as the numbers, so 12.2.0-14+deb12u1 == 12.2.0
+ *                  same release as the numbers, so 12.2.0-14+deb12u1 == 12.2.0; but when the
+ *                  specifier itself names one (>=12.2.0-14), a version of the same numbers
+ *                  with another or no revision cannot be ordered against it: unknown
  *     pre-release  "~…", or, after an optional "-", "." or "_", the word alpha, beta, rc, pre,
  *                  preview, prerelease, dev, snapshot or ea, or a or b followed by a digit
  *                  (3.13.0rc1, 6.8-rc3, 21-ea, 3.12.0b2): before the numbers' release
@@ -477,14 +480,15 @@ static bool pep_parse(span text, bool wildcard_ok, pep_version *v, char *why, si
     return true;
 }
 
-/* The next segment of a local label ("ubuntu-1.2": "ubuntu", "1", "2"). */
+/* Local labels, segment by segment ("ubuntu-1.2": "ubuntu", "1", "2"): numbers numerically and
+ * after words, words ignoring case; no label, or fewer segments, first. */
 static int local_cmp(span a, span b)
 {
     span x, y;
     for (;;) {
         bool hx = next_field(&a, "-_.", &x), hy = next_field(&b, "-_.", &y);
         if (!hx || !hy)
-            return (int)hx - (int)hy; /* no label, or fewer segments, sorts first */
+            return (int)hx - (int)hy;
         bool nx = all_digits(x), ny = all_digits(y);
         int c = nx && ny ? num_cmp(x, y) : nx != ny ? (nx ? 1 : -1) : ci_cmp(x, y);
         if (c)
@@ -556,7 +560,8 @@ static bool pep_holds(clause_op op, const pep_version *v, const pep_version *s)
     case OP_LT:
         return c < 0 && !(pep_is_pre(v) && !pep_is_pre(s) && pep_same_release(v, s));
     case OP_GT:
-        return c > 0 && !(v->post && !s->post && pep_same_release(v, s));
+        return c > 0 && !(v->post && !s->post && pep_same_release(v, s)) &&
+               !(v->local.n && pep_same_release(v, s));
     case OP_COMPAT:
         return c >= 0 && pep_prefix(v, s, s->n_release - 1);
     default:
@@ -641,10 +646,12 @@ static unsigned gen_order(const gen_version *v, const gen_version *s)
     int c = release_cmp(v->release, s->release);
     if (c)
         return order_of(c);
+    if (v->kind == s->kind && ci_cmp(v->suffix, s->suffix) == 0)
+        return ORD_EQ;
+    if (s->kind == SUFFIX_PACKAGING) /* a specifier that names a revision cares about it */
+        return ORD_LT | ORD_EQ | ORD_GT;
     int a = suffix_side(v->kind), b = suffix_side(s->kind);
     if (a == 0 && b == 0)
-        return ORD_EQ;
-    if (v->kind == s->kind && ci_cmp(v->suffix, s->suffix) == 0)
         return ORD_EQ;
     if (a == b)
         return ORD_LT | ORD_EQ | ORD_GT; /* two pre-releases, or two unknown suffixes */
@@ -744,6 +751,7 @@ static bool parse_clause(const clause_rules *rules, span clause, clause_op *op, 
                          any_version *spec, char *why, size_t why_size)
 {
     char detail[160] = "";
+    bool ok = false;
     *operand = clause;
     *op = take_op(operand, rules->single_eq);
     *operand = trim(*operand);
@@ -751,16 +759,14 @@ static bool parse_clause(const clause_rules *rules, span clause, clause_op *op, 
         snprintf(detail, sizeof detail, "no comparison operator (==, !=, <, <=, >, >=, ~=)");
     else if (!operand->n || has_blank(*operand))
         snprintf(detail, sizeof detail, "one version must follow the operator");
-    else if (*op != OP_ARBITRARY &&
-             (!rules->parse(*operand, *op == OP_EQ || *op == OP_NE, spec, detail, sizeof detail) ||
-              !rules->check(*op, spec, detail, sizeof detail))) {
-        /* detail says why */
-    } else {
-        return true;
-    }
-    say(why, why_size, "%s specifier clause '%.*s': %s", rules->name, shown(clause), clause.p,
-        detail);
-    return false;
+    else /* === compares text, so its operand needs no parsing */
+        ok = *op == OP_ARBITRARY ||
+             (rules->parse(*operand, *op == OP_EQ || *op == OP_NE, spec, detail, sizeof detail) &&
+              rules->check(*op, spec, detail, sizeof detail));
+    if (!ok)
+        say(why, why_size, "%s specifier clause '%.*s': %s", rules->name, shown(clause),
+            clause.p, detail);
+    return ok;
 }
 
 /* All clauses must hold. A malformed clause makes the whole specifier unknown, whatever the

@@ -132,6 +132,8 @@ static const sat_case pep440_cases[] = {
     {PEP, "1.7.0.post1", ">=1.7", YES},
     {PEP, "1.7+local.1", ">1.7", NO},
     {PEP, "1.7.1+local.1", ">1.7", YES},
+    {PEP, "1.7+local.1", ">1.7a1", NO},
+    {PEP, "1.7+local.1", ">=1.7a1", YES},
     /* pre-, post- and dev-release order */
     {PEP, "1.0a1", ">=1.0", NO},
     {PEP, "1.0rc1", ">=1.0a1", YES},
@@ -457,6 +459,10 @@ static const sat_case generic_cases[] = {
     {GEN, "20.20.2-1nodesource1", ">=20.19", YES},
     {GEN, "20.20.2-1nodesource1", "<20.20.2", NO},
     {GEN, "17.0.9+9", "==17.0.9", YES},
+    {GEN, "12.2.0-13", ">=12.2.0-14", UNK},
+    {GEN, "12.2.0", ">=12.2.0-14", UNK},
+    {GEN, "12.2.0-14", ">=12.2.0-14", YES},
+    {GEN, "12.2.1", ">=12.2.0-14", YES},
     /* pre-releases: before their numbers */
     {GEN, "6.8-rc3", ">=6.8", NO},
     {GEN, "6.8-rc3", "<6.8", YES},
