@@ -419,7 +419,7 @@ errata_code env_commit(environment *env, env_batch *b, errata_error *err)
     }
     for (size_t i = 0; i < n; i++) {
         k[i] = (keyed){env_normal_name(b->v[i].name, strlen(b->v[i].name), b->v[i].eco),
-                        b->v[i].eco, i};
+                       b->v[i].eco, i};
         if (!k[i].key) {
             rc = env_nomem(err, b->file);
             goto done;

@@ -140,8 +140,7 @@ const char *env_memstr(const char *s, size_t n, const char *needle);
 int env_line_at(const char *text, size_t off);
 
 /* The parsers. text is NUL-terminated at len and contains no NUL before it. */
-errata_code env_parse_requirements(env_batch *b, const char *text, size_t len,
-                                   errata_error *err);
+errata_code env_parse_requirements(env_batch *b, const char *text, size_t len, errata_error *err);
 errata_code env_parse_pip_list(env_batch *b, const char *text, size_t len, errata_error *err);
 errata_code env_parse_npm_lock(env_batch *b, const char *text, size_t len, errata_error *err);
 errata_code env_parse_yarn_lock(env_batch *b, const char *text, size_t len, errata_error *err);

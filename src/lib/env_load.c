@@ -82,6 +82,36 @@ static env_format toml_kind(const char *text)
     return FMT_UNKNOWN;
 }
 
+/* A pip option, or a name followed by a version operator or '@' ("Django>=4.2", "a @ URL"):
+ * not just any word, so that prose is not mistaken for a list of bare requirements. */
+static bool looks_like_requirement(const char *s, size_t n)
+{
+    static const char *const options[] = {"-r", "-c", "-e", "-i", "-f", "--", NULL};
+    for (const char *const *o = options; *o; o++)
+        if (starts(s, n, *o))
+            return true;
+    size_t i = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || strchr("-_.", s[i])))
+        i++;
+    if (!i || !isalnum((unsigned char)s[0]))
+        return false;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i < n && s[i] == '[') {
+        const char *close = memchr(s + i, ']', n - i);
+        if (!close)
+            return false;
+        i = (size_t)(close - s) + 1;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+    }
+    static const char *const ops[] = {"==", ">=", "<=", "~=", "!=", "<", ">", "@", NULL};
+    for (const char *const *o = ops; *o; o++)
+        if (starts(s + i, n - i, *o))
+            return true;
+    return false;
+}
+
 /* Decides from the first line that is not blank or a comment (and, for yarn v1, from the
  * comment it starts with). */
 static env_format format_from_content(const char *text, size_t len)
@@ -90,13 +120,13 @@ static env_format format_from_content(const char *text, size_t len)
     const char *s;
     size_t n;
     int line;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-        text += 3, len -= 3;
     env_lines_init(&it, text, len);
     while (env_lines_next(&it, &s, &n, &line)) {
         env_trim(&s, &n);
         if (!n)
             continue;
+        if (starts(s, n, "//"))
+            continue; /* go.mod's comments */
         if (*s == '#') {
             if (env_memstr(s, n, "yarn lockfile v1"))
                 return FMT_YARN;
@@ -118,17 +148,16 @@ static env_format format_from_content(const char *text, size_t len)
         if (starts(s, n, "module ") || starts(s, n, "module\t"))
             return FMT_GO_MOD;
         size_t k = 0;
-        while (k < n && (isupper((unsigned char)s[k]) || isdigit((unsigned char)s[k]) ||
-                         s[k] == '_'))
+        while (k < n &&
+               (isupper((unsigned char)s[k]) || isdigit((unsigned char)s[k]) || s[k] == '_'))
             k++;
         if (k > 0 && k < n && s[k] == '=' && (k + 1 == n || s[k + 1] != '='))
             return FMT_OS_RELEASE;
         if (memchr(s, '=', n) && strstr(text, "\n[[package]]"))
             return toml_kind(text);
-        if (env_memstr(s, n, "==") || env_memstr(s, n, " @ ") || starts(s, n, "-e ") ||
-            starts(s, n, "--"))
-            return FMT_REQUIREMENTS;
-        return FMT_UNKNOWN;
+        if (n > 1 && s[n - 1] == ':' && memchr(s + 1, '@', n - 1))
+            return FMT_YARN; /* a yarn.lock v1 without its comment: "pkg@^1.0.0:" */
+        return looks_like_requirement(s, n) ? FMT_REQUIREMENTS : FMT_UNKNOWN;
     }
     return FMT_UNKNOWN;
 }
@@ -176,6 +205,8 @@ static errata_code load_buffer(environment *env, const char *name, const char *t
     if (nul)
         return env_syntax(err, name, env_line_at(text, (size_t)(nul - text)),
                           "a NUL byte: this is not a text file");
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        text += 3, len -= 3; /* a byte order mark: no format needs it */
     env_format f = format_from_name(name);
     if (f == FMT_UNKNOWN)
         f = format_from_content(text, len);

@@ -32,8 +32,7 @@ static int count_node_modules(const char *path, const char **last)
 }
 
 /* lockfileVersion 2 and 3: "packages", keyed by install path. */
-static errata_code npm_packages(env_batch *b, json_t *packages, env_cursor *cur,
-                                errata_error *err)
+static errata_code npm_packages(env_batch *b, json_t *packages, env_cursor *cur, errata_error *err)
 {
     const char *key;
     json_t *val;
@@ -188,7 +187,8 @@ static errata_code yarn_header(env_batch *b, const char *s, size_t n, int line, 
                                errata_error *err)
 {
     if (n < 2 || s[n - 1] != ':')
-        return env_syntax(err, b->file, line, "expected an entry header \"package@range:\", got \"%.*s\"",
+        return env_syntax(err, b->file, line,
+                          "expected an entry header \"package@range:\", got \"%.*s\"",
                           (int)(n > 40 ? 40 : n), s);
     n--;
     const char *comma = memchr(s, ',', n);
@@ -209,6 +209,14 @@ static errata_code yarn_header(env_batch *b, const char *s, size_t n, int line, 
         return env_syntax(err, b->file, line, "\"%.*s\" is not package@range", (int)n, s);
     e->name = s;
     e->skip = env_memstr(s, n, "@workspace:") != NULL;
+    /* An alias ("my-ms@npm:ms@^2.1.1") names its real package after "npm:", as npm and pnpm
+     * do: a record about ms is about it. */
+    const char *real = s + e->name_len + 5;
+    size_t real_len, rest = n - e->name_len;
+    if (rest > 5 && !memcmp(s + e->name_len, "@npm:", 5) && spec_name(real, rest - 5, &real_len)) {
+        e->name = real;
+        e->name_len = real_len;
+    }
     return ERRATA_OK;
 }
 
@@ -264,11 +272,11 @@ typedef enum { SEC_OTHER, SEC_IMPORTERS, SEC_DEPS, SEC_PACKAGES } pnpm_section;
 typedef struct {
     env_batch *b;
     errata_error *err;
-    int major;           /* lockfileVersion's, 0 before it is read */
+    int major; /* lockfileVersion's, 0 before it is read */
     pnpm_section sec;
-    int importer_rank;   /* 2 for the root project ".", 1 for other workspace projects */
-    bool in_group;       /* under an importer's dependencies/devDependencies/optional… */
-    const char *dep;     /* the dependency whose "version:" comes next (v6, v9) */
+    int importer_rank; /* 2 for the root project ".", 1 for other workspace projects */
+    bool in_group;     /* under an importer's dependencies/devDependencies/optional… */
+    const char *dep;   /* the dependency whose "version:" comes next (v6, v9) */
     size_t dep_len;
     int dep_line;
     /* The packages: entry being read; "version:" inside it overrides its key. */
@@ -325,8 +333,8 @@ static bool clean_version(const char **v, size_t *vn)
     return *vn > 0;
 }
 
-static errata_code pnpm_add(pnpm *p, const char *name, size_t name_len, const char *v,
-                            size_t vn, int line, int rank)
+static errata_code pnpm_add(pnpm *p, const char *name, size_t name_len, const char *v, size_t vn,
+                            int line, int rank)
 {
     /* An alias names its real package: "npm:bar@1.0.0" (v5), "/bar@1.0.0" (v6), "bar@1.0.0". */
     if (vn && !isdigit((unsigned char)*v)) {
@@ -397,7 +405,8 @@ static errata_code pnpm_version_field(pnpm *p, const char *v, size_t vn, int lin
         return env_syntax(p->err, p->b->file, line, "empty version");
     if (!sscanf(v, "%d", &p->major) || p->major < 5 || p->major > 9)
         return env_syntax(p->err, p->b->file, line,
-                          "lockfileVersion %.*s is not supported (5.x, 6.x and 9.x are)", (int)vn, v);
+                          "lockfileVersion %.*s is not supported (5.x, 6.x and 9.x are)", (int)vn,
+                          v);
     return ERRATA_OK;
 }
 
@@ -417,7 +426,8 @@ static errata_code pnpm_line(pnpm *p, int indent, const char *s, size_t n, int l
             return pnpm_version_field(p, v, vn, line);
         if (!p->major)
             return env_syntax(p->err, p->b->file, line,
-                              "no lockfileVersion before \"%.*s\": not a pnpm-lock.yaml", (int)kn, k);
+                              "no lockfileVersion before \"%.*s\": not a pnpm-lock.yaml", (int)kn,
+                              k);
         p->in_group = false;
         p->dep = NULL;
         if (kn == 9 && !memcmp(k, "importers", 9))
@@ -509,7 +519,8 @@ errata_code env_parse_pnpm_lock(env_batch *b, const char *text, size_t len, erra
         if (!tn || *t == '#')
             continue;
         if (tab) {
-            rc = env_syntax(err, b->file, line, "a tab in the indentation (YAML allows spaces only)");
+            rc = env_syntax(err, b->file, line,
+                            "a tab in the indentation (YAML allows spaces only)");
             break;
         }
         if (indent == 0 && tn == 3 && !memcmp(t, "---", 3))

@@ -13,9 +13,9 @@
 
 /* The directives go.mod may hold (https://go.dev/ref/mod#go-mod-file-grammar); only go and
  * require say versions, the others are read past. */
-static const char *const go_directives[] = {"module",  "go",      "toolchain", "godebug",
-                                            "require", "replace", "exclude",   "retract",
-                                            "tool",    "ignore",  NULL};
+static const char *const go_directives[] = {
+    "module", "go", "toolchain", "godebug", "require", "replace", "exclude", "retract", "tool",
+    "ignore", NULL};
 
 /* Splits s into up to max whitespace-separated words (quotes around a word removed). Returns
  * the number of words, max + 1 if there are more. */
@@ -105,7 +105,8 @@ errata_code env_parse_go_mod(env_batch *b, const char *text, size_t len, errata_
             rc = go_require(b, rest, rn, line, err);
         } else if (k == 2 && !memcmp(s, "go", 2)) {
             if (!rn || !isdigit((unsigned char)*rest) || memchr(rest, ' ', rn))
-                rc = env_syntax(err, b->file, line, "expected \"go 1.22\", got \"%.*s\"", (int)n, s);
+                rc =
+                    env_syntax(err, b->file, line, "expected \"go 1.22\", got \"%.*s\"", (int)n, s);
             else
                 rc = env_batch_add(b, "go", 2, rest, rn, ECO_GO, line, 0, err);
         } else if (!rn) {
@@ -159,8 +160,8 @@ errata_code env_parse_os_release(env_batch *b, const char *text, size_t len, err
         if (!k || k == n || s[k] != '=')
             return env_syntax(err, b->file, line, "expected KEY=value, got \"%.*s\"",
                               (int)(n > 60 ? 60 : n), s);
-        char **dst = k == 2 && !memcmp(s, "ID", 2)           ? &b->os_id
-                     : k == 10 && !memcmp(s, "VERSION_ID", 10) ? &b->os_version_id
+        char **dst = k == 2 && !memcmp(s, "ID", 2)              ? &b->os_id
+                     : k == 10 && !memcmp(s, "VERSION_ID", 10)  ? &b->os_version_id
                      : k == 11 && !memcmp(s, "PRETTY_NAME", 11) ? &b->os_pretty
                                                                 : NULL;
         char *value;

@@ -35,11 +35,11 @@ extern char **environ;
 typedef enum { OUT_VERSION, OUT_GCC, OUT_PIP_LIST } out_kind;
 
 typedef struct {
-    const char *name;       /* the package it is recorded as (pip list: its own names) */
+    const char *name; /* the package it is recorded as (pip list: its own names) */
     const char *argv[8];
-    const char *label;      /* the packages' source */
+    const char *label; /* the packages' source */
     out_kind kind;
-    bool stderr_too;        /* java -version writes to stderr */
+    bool stderr_too; /* java -version writes to stderr */
 } tool;
 
 static const tool tools[] = {
@@ -137,8 +137,9 @@ static bool spawn(job *j, const char *path, char **envp)
         rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
         rc = rc ? rc : posix_spawn_file_actions_adddup2(&fa, p[1], 1);
         rc = rc ? rc
-                : j->t->stderr_too ? posix_spawn_file_actions_adddup2(&fa, p[1], 2)
-                                   : posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+             : j->t->stderr_too
+                 ? posix_spawn_file_actions_adddup2(&fa, p[1], 2)
+                 : posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
         rc = rc ? rc
                 : posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                                     POSIX_SPAWN_SETSIGDEF);
@@ -358,12 +359,19 @@ static errata_code probe_tools(environment *env, errata_error *err)
     return rc;
 }
 
-static int name_cmp(const void *a, const void *b)
+/* Requirement files before lock files, each in name order: a later file wins, and a lock says
+ * what its tool resolved where a requirements file may only say what was asked for. */
+static int file_order(const void *pa, const void *pb)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+    bool la = !strstr(a, "requirements") && !strstr(a, "constraints");
+    bool lb = !strstr(b, "requirements") && !strstr(b, "constraints");
+    if (la != lb)
+        return la ? 1 : -1;
+    return strcmp(a, b);
 }
 
-/* Loads the files of dir that env_known_file() names, in name order. Every error is kept in
+/* Loads the files of dir that env_known_file() names (see file_order). Every error is kept in
  * first (the first one wins) and the next file is read. */
 static void probe_dir(environment *env, const char *dir, errata_code *first, errata_error *err)
 {
@@ -397,7 +405,7 @@ static void probe_dir(environment *env, const char *dir, errata_code *first, err
         *first = set_error(err, ERRATA_ERR_NOMEM, "%s: out of memory", dir);
     closedir(d);
     if (n)
-        qsort(names, n, sizeof *names, name_cmp);
+        qsort(names, n, sizeof *names, file_order);
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(dir) + strlen(names[i]) + 2;
         char *path = malloc(len);

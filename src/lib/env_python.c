@@ -24,8 +24,8 @@ static const char *const line_options[] = {
     "--prefer-binary", "--require-hashes", "--pre", "--trusted-host", "--use-feature", NULL};
 
 /* Options that may follow a requirement on its line. */
-static const char *const req_options[] = {"--hash", "--global-option", "--install-option",
-                                          "--config-settings", "-C", NULL};
+static const char *const req_options[] = {
+    "--hash", "--global-option", "--install-option", "--config-settings", "-C", NULL};
 
 static bool known(const char *const *list, const char *s, size_t n)
 {
@@ -135,7 +135,8 @@ static errata_code parse_specs(env_batch *b, const char *s, size_t n, int line, 
             }
         }
         if (!op)
-            return env_syntax(err, b->file, line, "expected a version specifier (==, >=, …) at \"%.*s\"",
+            return env_syntax(err, b->file, line,
+                              "expected a version specifier (==, >=, …) at \"%.*s\"",
                               (int)(n - i > 40 ? 40 : n - i), s + i);
         i += strlen(op);
         skip_space(s, n, &i);
@@ -185,7 +186,8 @@ static errata_code check_req_options(env_batch *b, const char *s, size_t n, int 
 static size_t options_start(const char *s, size_t n)
 {
     for (size_t i = 1; i + 1 < n; i++)
-        if ((s[i - 1] == ' ' || s[i - 1] == '\t') && s[i] == '-' && (s[i + 1] == '-' || s[i + 1] == 'C'))
+        if ((s[i - 1] == ' ' || s[i - 1] == '\t') && s[i] == '-' &&
+            (s[i + 1] == '-' || s[i + 1] == 'C'))
             return i;
     return n;
 }
@@ -255,7 +257,8 @@ static errata_code parse_requirement(env_batch *b, const char *s, size_t n, int 
         const char *after = close + 1;
         env_trim(&after, &rest);
         if (rest)
-            return env_syntax(err, b->file, line, "unexpected \"%.*s\" after ')'", (int)rest, after);
+            return env_syntax(err, b->file, line, "unexpected \"%.*s\" after ')'", (int)rest,
+                              after);
         spec_len = (size_t)(close - spec) - 1;
         spec++;
     }
@@ -287,8 +290,8 @@ static errata_code editable_comment(env_batch *b, const char *s, size_t n, int l
     const char *eq = env_memstr(in, in_len, "==");
     if (!eq || eq == in || eq + 2 == in + in_len)
         return ERRATA_OK;
-    return env_batch_add(b, in, (size_t)(eq - in), eq + 2, (size_t)(in + in_len - eq - 2),
-                         ECO_PYPI, line, 0, err);
+    return env_batch_add(b, in, (size_t)(eq - in), eq + 2, (size_t)(in + in_len - eq - 2), ECO_PYPI,
+                         line, 0, err);
 }
 
 /* A '#' at the start or after a space starts a comment (pip's rule: "a#b" is not one). */
@@ -300,8 +303,7 @@ static size_t comment_start(const char *s, size_t n)
     return n;
 }
 
-static errata_code logical_line(env_batch *b, const char *s, size_t n, int line,
-                                errata_error *err)
+static errata_code logical_line(env_batch *b, const char *s, size_t n, int line, errata_error *err)
 {
     env_trim(&s, &n);
     if (n && *s == '#')
@@ -328,8 +330,6 @@ errata_code env_parse_requirements(env_batch *b, const char *text, size_t len, e
     strbuf joined; /* a line continued with '\' and its continuations */
     sb_init(&joined);
     errata_code rc = ERRATA_OK;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-        text += 3, len -= 3;
     env_lines_init(&it, text, len);
     while (rc == ERRATA_OK && env_lines_next(&it, &s, &n, &line)) {
         bool continued = n && s[n - 1] == '\\';
@@ -366,7 +366,8 @@ errata_code env_parse_pip_list(env_batch *b, const char *text, size_t len, errat
         return env_syntax(err, b->file, jerr.line, "invalid JSON: %s", jerr.text);
     errata_code rc = ERRATA_OK;
     if (!json_is_array(root)) {
-        rc = env_syntax(err, b->file, 1, "expected a JSON array of {\"name\", \"version\"} objects");
+        rc =
+            env_syntax(err, b->file, 1, "expected a JSON array of {\"name\", \"version\"} objects");
         json_decref(root);
         return rc;
     }
@@ -379,8 +380,8 @@ errata_code env_parse_pip_list(env_batch *b, const char *text, size_t len, errat
         int line = json_is_string(name) ? env_cursor_find(&cur, json_string_value(name), "") : 0;
         if (!json_is_string(name) || !json_is_string(ver) || !json_string_length(name) ||
             !json_string_length(ver)) {
-            rc = env_syntax(err, b->file, line, "item %zu: expected {\"name\": \"…\", \"version\": \"…\"}",
-                            i + 1);
+            rc = env_syntax(err, b->file, line,
+                            "item %zu: expected {\"name\": \"…\", \"version\": \"…\"}", i + 1);
             break;
         }
         rc = env_batch_add(b, json_string_value(name), json_string_length(name),

@@ -37,7 +37,8 @@ typedef struct {
     bool local; /* uv: the project itself or a path (their version may be dynamic) */
 } toml;
 
-static errata_code fail(toml *t, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static errata_code fail(toml *t, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static errata_code fail(toml *t, int line, const char *fmt, ...)
 {
@@ -49,7 +50,10 @@ static errata_code fail(toml *t, int line, const char *fmt, ...)
     return env_syntax(t->err, t->b->file, line, "%s", msg);
 }
 
-static int peek(const toml *t, size_t k) { return t->i + k < t->n ? (unsigned char)t->s[t->i + k] : -1; }
+static int peek(const toml *t, size_t k)
+{
+    return t->i + k < t->n ? (unsigned char)t->s[t->i + k] : -1;
+}
 
 static void skip_ws(toml *t)
 {
@@ -228,8 +232,8 @@ static errata_code parse_key(toml *t, strbuf *key)
                 t->i++;
             sb_append(key, t->s + k, t->i - k);
         } else {
-            return fail(t, t->line, "expected a key at \"%.*s\"", (int)(t->n - t->i > 30 ? 30 : t->n - t->i),
-                        t->s + t->i);
+            return fail(t, t->line, "expected a key at \"%.*s\"",
+                        (int)(t->n - t->i > 30 ? 30 : t->n - t->i), t->s + t->i);
         }
         skip_ws(t);
         if (peek(t, 0) != '.')
@@ -346,8 +350,8 @@ static errata_code parse_value(toml *t, int depth, const char *path)
     for (size_t j = k; j < t->i; j++) {
         char ch = t->s[j];
         if (!isalnum((unsigned char)ch) && !strchr("+-_.: ", ch))
-            return fail(t, line, "\"%.*s\" is not a TOML value", (int)(t->i - k > 30 ? 30 : t->i - k),
-                        t->s + k);
+            return fail(t, line, "\"%.*s\" is not a TOML value",
+                        (int)(t->i - k > 30 ? 30 : t->i - k), t->s + k);
     }
     return path ? on_value(t, path, NULL, line) : ERRATA_OK;
 }
@@ -431,8 +435,6 @@ errata_code env_parse_toml_lock(env_batch *b, const char *text, size_t len, env_
                                 bool uv, errata_error *err)
 {
     toml t = {.b = b, .s = text, .n = len, .line = 1, .err = err, .eco = eco, .uv = uv};
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-        t.i = 3;
     strbuf key;
     sb_init(&key);
     errata_code rc = ERRATA_OK;

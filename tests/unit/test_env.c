@@ -188,19 +188,19 @@ static void requirements_pins_only(void **state)
     const env_package *p = pkg(&env, "asgiref", "3.8.1"); /* continued with '\' and hashes */
     assert_true(ends_with(p->source, "requirements.txt:12"));
     pkg(&env, "Django", "4.2.14");
-    pkg(&env, "sqlparse", "0.5.1");         /* === */
-    pkg(&env, "torch", "2.3.1+cu121");      /* with a marker */
-    pkg(&env, "requests", "2.31.0");        /* extras, spaces, marker */
+    pkg(&env, "sqlparse", "0.5.1");           /* === */
+    pkg(&env, "torch", "2.3.1+cu121");        /* with a marker */
+    pkg(&env, "requests", "2.31.0");          /* extras, spaces, marker */
     pkg(&env, "typing-extensions", "4.12.2"); /* with a trailing comment */
     pkg(&env, "zope-interface", "6.4.post2");
-    pkg(&env, "mypkg", "1.4.0");            /* name @ wheel URL */
-    pkg(&env, "legacy_sdist", "2.0.1");     /* name @ sdist URL */
-    pkg(&env, "localpkg", "0.9.2");         /* a bare path to a wheel */
-    assert_null(env_find(&env, "numpy"));   /* a range */
-    assert_null(env_find(&env, "pillow"));  /* no version */
-    assert_null(env_find(&env, "black"));   /* a wildcard */
-    assert_null(env_find(&env, "tool"));    /* -e */
-    assert_null(env_find(&env, "other"));   /* a git URL */
+    pkg(&env, "mypkg", "1.4.0");           /* name @ wheel URL */
+    pkg(&env, "legacy_sdist", "2.0.1");    /* name @ sdist URL */
+    pkg(&env, "localpkg", "0.9.2");        /* a bare path to a wheel */
+    assert_null(env_find(&env, "numpy"));  /* a range */
+    assert_null(env_find(&env, "pillow")); /* no version */
+    assert_null(env_find(&env, "black"));  /* a wildcard */
+    assert_null(env_find(&env, "tool"));   /* -e */
+    assert_null(env_find(&env, "other"));  /* a git URL */
     assert_int_equal(env.n, 10);
     env_free(&env);
 }
@@ -210,7 +210,8 @@ static void requirements_errors_name_the_line(void **state)
     (void)state;
     load_fails("x/requirements.txt", "a==1\n# fine\n==1.0\n", ERRATA_ERR_ARG,
                "x/requirements.txt:3: expected a package name");
-    load_fails("requirements.txt", "foo==\n", ERRATA_ERR_ARG, "requirements.txt:1: missing version");
+    load_fails("requirements.txt", "foo==\n", ERRATA_ERR_ARG,
+               "requirements.txt:1: missing version");
     load_fails("requirements.txt", "a==1\nfoo bar\n", ERRATA_ERR_ARG, "requirements.txt:2:");
     load_fails("requirements.txt", "--bogus-option x\n", ERRATA_ERR_ARG,
                "requirements.txt:1: unknown option \"--bogus-option\"");
@@ -225,7 +226,8 @@ static void requirements_crlf_and_bom(void **state)
     (void)state;
     environment env;
     env_init(&env);
-    const char *text = "\xEF\xBB\xBF" "alpha==1.0\r\nbeta==2.0 \\\r\n  --hash=sha256:ab\r\n";
+    const char *text = "\xEF\xBB\xBF"
+                       "alpha==1.0\r\nbeta==2.0 \\\r\n  --hash=sha256:ab\r\n";
     errata_error err = {0};
     assert_int_equal(env_load_text(&env, "requirements.txt", text, strlen(text), &err), ERRATA_OK);
     pkg(&env, "alpha", "1.0");
@@ -247,7 +249,7 @@ static void poetry_lock(void **state)
     assert_true(ends_with(p->source, "poetry.lock:37"));
     pkg(&env, "Charset_Normalizer", "3.3.2");
     pkg(&env, "typing.extensions", "4.12.2");
-    pkg(&env, "mylib", "0.3.1"); /* from git, with a [package.source] table */
+    pkg(&env, "mylib", "0.3.1");          /* from git, with a [package.source] table */
     assert_null(env_find(&env, "socks")); /* an extra, not a package */
     env_free(&env);
 }
@@ -291,11 +293,13 @@ static void toml_errors_name_the_line(void **state)
                "poetry.lock:1: table header without closing ']]'");
     load_fails("Cargo.lock", "version = 3\n\n[[package]]\nname = \"a\"\nversion = \"1\n",
                ERRATA_ERR_ARG, "Cargo.lock:5: string not closed");
-    load_fails("poetry.lock", "[[package]]\nname = \"a\"\nversion = \"1\"\nfiles = [\n  {file = \"x\"},\n",
+    load_fails("poetry.lock",
+               "[[package]]\nname = \"a\"\nversion = \"1\"\nfiles = [\n  {file = \"x\"},\n",
                ERRATA_ERR_ARG, "poetry.lock:4: array not closed");
     load_fails("Cargo.lock", "[[package]]\nname = \"a\"\nsource = \"x\"\n", ERRATA_ERR_ARG,
                "Cargo.lock:1: [[package]] \"a\" has no version");
-    load_fails("uv.lock", "[[package]]\nname = \"a\"\nversion = \"1\"\nwheels = [ { url = \"x\" ]\n",
+    load_fails("uv.lock",
+               "[[package]]\nname = \"a\"\nversion = \"1\"\nwheels = [ { url = \"x\" ]\n",
                ERRATA_ERR_ARG, "uv.lock:4:");
     load_fails("poetry.lock", "[[package]]\nname \"a\"\n", ERRATA_ERR_ARG,
                "poetry.lock:2: expected '='");
@@ -380,12 +384,16 @@ static void package_lock_errors(void **state)
     assert_non_null(strstr(err.message, "truncated/package-lock.json:35: invalid JSON"));
     assert_int_equal(env.n, 0);
     env_free(&env);
-    load_fails("package-lock.json", "{\n  \"name\": \"x\",\n  \"lockfileVersion\": 4,\n  \"packages\": {}\n}\n",
-               ERRATA_ERR_ARG, "package-lock.json:3: lockfileVersion 4 is not supported");
-    load_fails("package-lock.json", "{\"name\": \"x\"}", ERRATA_ERR_ARG, "no integer lockfileVersion");
-    load_fails("package-lock.json", "[1, 2]", ERRATA_ERR_ARG, "package-lock.json:1: expected a JSON object");
     load_fails("package-lock.json",
-               "{\n\"lockfileVersion\": 3,\n\"packages\": {\n\"\": {},\n\"node_modules/a\": {\"version\": \"1.0.0\"},\n"
+               "{\n  \"name\": \"x\",\n  \"lockfileVersion\": 4,\n  \"packages\": {}\n}\n",
+               ERRATA_ERR_ARG, "package-lock.json:3: lockfileVersion 4 is not supported");
+    load_fails("package-lock.json", "{\"name\": \"x\"}", ERRATA_ERR_ARG,
+               "no integer lockfileVersion");
+    load_fails("package-lock.json", "[1, 2]", ERRATA_ERR_ARG,
+               "package-lock.json:1: expected a JSON object");
+    load_fails("package-lock.json",
+               "{\n\"lockfileVersion\": 3,\n\"packages\": {\n\"\": {},\n\"node_modules/a\": "
+               "{\"version\": \"1.0.0\"},\n"
                "\"node_modules/b\": {\"resolved\": \"x\"}\n}\n}\n",
                ERRATA_ERR_ARG, "package-lock.json:6: packages[\"node_modules/b\"] has no version");
 }
@@ -395,14 +403,13 @@ static void package_lock_aliases_links_and_scopes(void **state)
     (void)state;
     environment env;
     env_init(&env);
-    const char *text =
-        "{\n\"name\": \"p\",\n\"lockfileVersion\": 3,\n\"packages\": {\n"
-        "\"\": {\"name\": \"p\", \"version\": \"1.0.0\"},\n"
-        "\"packages/lib\": {\"name\": \"lib\", \"version\": \"0.0.1\"},\n"
-        "\"node_modules/lib\": {\"resolved\": \"packages/lib\", \"link\": true},\n"
-        "\"node_modules/@babel/core\": {\"version\": \"7.24.0\"},\n"
-        "\"node_modules/a/node_modules/@babel/core\": {\"version\": \"7.0.0\"},\n"
-        "\"node_modules/my-ms\": {\"name\": \"ms\", \"version\": \"2.1.1\"}\n}}\n";
+    const char *text = "{\n\"name\": \"p\",\n\"lockfileVersion\": 3,\n\"packages\": {\n"
+                       "\"\": {\"name\": \"p\", \"version\": \"1.0.0\"},\n"
+                       "\"packages/lib\": {\"name\": \"lib\", \"version\": \"0.0.1\"},\n"
+                       "\"node_modules/lib\": {\"resolved\": \"packages/lib\", \"link\": true},\n"
+                       "\"node_modules/@babel/core\": {\"version\": \"7.24.0\"},\n"
+                       "\"node_modules/a/node_modules/@babel/core\": {\"version\": \"7.0.0\"},\n"
+                       "\"node_modules/my-ms\": {\"name\": \"ms\", \"version\": \"2.1.1\"}\n}}\n";
     errata_error err = {0};
     if (env_load_text(&env, "package-lock.json", text, strlen(text), &err) != ERRATA_OK)
         fail_msg("%s", err.message);
@@ -445,18 +452,23 @@ static void yarn_headers_and_errors(void **state)
                        "  dependencies:\n"
                        "    version \"99\"\n\n"
                        "string-width-cjs@npm:string-width@^4.2.0, string-width@^4.1.0:\n"
-                       "  version \"4.2.3\"\n";
+                       "  version \"4.2.3\"\n"
+                       "\"node-types@npm:@types/node@^20\":\n"
+                       "  version: 20.14.9\n";
     errata_error err = {0};
     if (env_load_text(&env, "yarn.lock", text, strlen(text), &err) != ERRATA_OK)
         fail_msg("%s", err.message);
     pkg(&env, "@babel/code-frame", "7.24.7");
-    pkg(&env, "string-width-cjs", "4.2.3");
-    assert_int_equal(env.n, 2);
+    pkg(&env, "string-width", "4.2.3"); /* the alias string-width-cjs is string-width */
+    pkg(&env, "@types/node", "20.14.9");
+    assert_null(env_find(&env, "string-width-cjs"));
+    assert_null(env_find(&env, "node-types"));
+    assert_int_equal(env.n, 3);
     env_free(&env);
-    load_fails("yarn.lock", "# yarn lockfile v1\n\nfoo@^1.0.0\n  version \"1.0.0\"\n", ERRATA_ERR_ARG,
-               "yarn.lock:3: expected an entry header");
-    load_fails("yarn.lock", "foo@^1.0.0:\n  resolved \"x\"\n\nbar@1:\n  version \"1\"\n", ERRATA_ERR_ARG,
-               "yarn.lock:1: entry \"foo\" has no version");
+    load_fails("yarn.lock", "# yarn lockfile v1\n\nfoo@^1.0.0\n  version \"1.0.0\"\n",
+               ERRATA_ERR_ARG, "yarn.lock:3: expected an entry header");
+    load_fails("yarn.lock", "foo@^1.0.0:\n  resolved \"x\"\n\nbar@1:\n  version \"1\"\n",
+               ERRATA_ERR_ARG, "yarn.lock:1: entry \"foo\" has no version");
     load_fails("yarn.lock", "  version \"1\"\n", ERRATA_ERR_ARG, "yarn.lock:1: indented line");
     load_fails("yarn.lock", "nameless:\n  version \"1\"\n", ERRATA_ERR_ARG,
                "yarn.lock:1: \"nameless\" is not package@range");
@@ -496,7 +508,7 @@ static void pnpm_workspaces_peers_and_aliases(void **state)
         pkg(&env, "use-sync-external-store", "1.2.2"); /* without "(react@18.3.1)" */
         pkg(&env, "react", "18.3.1");
         pkg(&env, "bufferutil", "4.1.0");
-        pkg(&env, "js-tokens", "4.0.0"); /* only in packages: */
+        pkg(&env, "js-tokens", "4.0.0");      /* only in packages: */
         assert_null(env_find(&env, "my-ms")); /* an alias of ms */
         env_free(&env);
     }
@@ -575,7 +587,8 @@ static void os_release_without_version(void **state)
     (void)state;
     environment env;
     env_init(&env);
-    const char *text = "NAME=\"Arch Linux\"\nPRETTY_NAME='Arch \"Linux\"'\nID=arch\nBUILD_ID=rolling\n";
+    const char *text =
+        "NAME=\"Arch Linux\"\nPRETTY_NAME='Arch \"Linux\"'\nID=arch\nBUILD_ID=rolling\n";
     errata_error err = {0};
     assert_int_equal(env_load_text(&env, "os-release", text, strlen(text), &err), ERRATA_OK);
     assert_string_equal(env.os_id, "arch");
@@ -616,6 +629,35 @@ static void detection_by_content(void **state)
         env_free(&env);
         free(text);
     }
+}
+
+static void detection_of_requirements_and_marks(void **state)
+{
+    (void)state;
+    environment env;
+    env_init(&env);
+    errata_error err = {0};
+    static const char *const texts[] = {
+        "-r common.txt\nrequests==2.31.0\n",       /* an option first */
+        "# deps\nDjango>=4.2\nrequests==2.31.0\n", /* a range first */
+        "\xEF\xBB\xBFrequests[socks] == 2.31.0\n", /* a byte order mark */
+    };
+    for (size_t i = 0; i < 3; i++) {
+        if (env_load_text(&env, "base.txt", texts[i], strlen(texts[i]), &err) != ERRATA_OK)
+            fail_msg("case %zu: %s", i, err.message);
+        pkg(&env, "requests", "2.31.0");
+    }
+    const char *pnpm = "\xEF\xBB\xBFlockfileVersion: '9.0'\n\npackages:\n\n  a@1.0.0:\n"
+                       "    resolution: {integrity: sha512-x}\n";
+    assert_int_equal(env_load_text(&env, "pnpm-lock.yaml", pnpm, strlen(pnpm), &err), ERRATA_OK);
+    pkg(&env, "a", "1.0.0");
+    const char *yarn = "\"@scope/a@^1.0.0\", \"@scope/a@^1.1.0\":\n  version \"1.2.0\"\n";
+    assert_int_equal(env_load_text(&env, "lock.txt", yarn, strlen(yarn), &err), ERRATA_OK);
+    pkg(&env, "@scope/a", "1.2.0");
+    const char *gomod = "// generated\nmodule example.com/x\n\ngo 1.21.3\n";
+    assert_int_equal(env_load_text(&env, "gomod", gomod, strlen(gomod), &err), ERRATA_OK);
+    pkg(&env, "go", "1.21.3");
+    env_free(&env);
 }
 
 static void unknown_format_is_an_error(void **state)
@@ -709,8 +751,8 @@ static void env_set_forms(void **state)
     assert_int_equal(env_set(&env, "npm:@types/node=20.1.0", &err), ERRATA_OK);
     assert_int_equal(pkg(&env, "@types/node", "20.1.0")->eco, ECO_NPM);
     size_t n = env.n;
-    static const char *const bad[] = {"node", "=1.0", "node=", "node==", "my tool=1",
-                                      "node=1 2", "", NULL};
+    static const char *const bad[] = {
+        "node", "=1.0", "node=", "node==", "my tool=1", "node=1 2", "", NULL};
     for (const char *const *b = bad; *b; b++) {
         err.message[0] = '\0';
         if (env_set(&env, *b, &err) != ERRATA_ERR_ARG)
@@ -766,12 +808,13 @@ static void fifty_megabytes(void **state)
 static void truncated_fixtures_never_crash(void **state)
 {
     (void)state;
-    static const char *const files[] = {
-        "npm-v1/package-lock.json", "npm-v3/package-lock.json", "yarn-v1/yarn.lock",
-        "yarn-berry/yarn.lock",     "pnpm-v5/pnpm-lock.yaml",   "pnpm-ws-v9/pnpm-lock.yaml",
-        "poetry/poetry.lock",       "uv/uv.lock",               "cargo/deps/Cargo.lock",
-        "go/go.mod",                "os/debian/os-release",     "requirements/requirements.txt",
-        "pip/pip-list.json",        "pip/freeze-mixed.txt"};
+    static const char *const files[] = {"npm-v1/package-lock.json", "npm-v3/package-lock.json",
+                                        "yarn-v1/yarn.lock",        "yarn-berry/yarn.lock",
+                                        "pnpm-v5/pnpm-lock.yaml",   "pnpm-ws-v9/pnpm-lock.yaml",
+                                        "poetry/poetry.lock",       "uv/uv.lock",
+                                        "cargo/deps/Cargo.lock",    "go/go.mod",
+                                        "os/debian/os-release",     "requirements/requirements.txt",
+                                        "pip/pip-list.json",        "pip/freeze-mixed.txt"};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char *text = slurp(fixture(files[f]));
         size_t len = strlen(text);
@@ -836,7 +879,7 @@ static void probe_reads_the_directory_while_a_tool_hangs(void **state)
     const env_package *p = pkg(&env, "debug", "4.3.4");
     assert_true(ends_with(p->source, "/package-lock.json:17"));
     pkg(&env, "ms", "2.1.3");
-    pkg(&env, "go:go", "1.21"); /* go.mod's "go" directive */
+    pkg(&env, "go:go", "1.21");               /* go.mod's "go" directive */
     assert_null(env_find(&env, "tool:node")); /* killed */
     assert_null(env_find(&env, "tool:gcc"));  /* exited 1 */
     assert_null(env_find(&env, "tool:git"));  /* no version in its output */
@@ -857,13 +900,18 @@ static void probe_reports_a_bad_file_and_reads_the_rest(void **state)
     (void)state;
     char *dir = make_temp_dir();
     write_text(dir, "yarn.lock", "foo@^1:\n  version \"1.0.0\"\nbroken line\n", 0644);
-    write_text(dir, "requirements.txt", "errata-fixture-only==3.0.0\n", 0644);
+    write_text(dir, "requirements.txt", "errata-fixture-only==3.0.0\nerrata-other==1.0\n", 0644);
+    /* a lock file is read after the requirements, whatever their names */
+    write_text(dir, "a-poetry-like.lock", "not read: not a name env_probe knows\n", 0644);
+    write_text(dir, "poetry.lock",
+               "[[package]]\nname = \"errata-fixture-only\"\nversion = \"3.1.0\"\n", 0644);
     environment env;
     env_init(&env);
     errata_error err = {0};
     assert_int_equal(env_probe(&env, dir, &err), ERRATA_ERR_ARG);
     assert_non_null(strstr(err.message, "yarn.lock:3: expected an entry header"));
-    pkg(&env, "errata-fixture-only", "3.0.0");
+    pkg(&env, "errata-fixture-only", "3.1.0");
+    pkg(&env, "errata-other", "1.0");
     assert_null(env_find(&env, "foo"));
     env_free(&env);
     env_init(&env);
@@ -918,6 +966,7 @@ int main(void)
         cmocka_unit_test(os_release),
         cmocka_unit_test(os_release_without_version),
         cmocka_unit_test(detection_by_content),
+        cmocka_unit_test(detection_of_requirements_and_marks),
         cmocka_unit_test(unknown_format_is_an_error),
         cmocka_unit_test(name_normalisation),
         cmocka_unit_test(later_entries_win),
