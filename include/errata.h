@@ -154,8 +154,10 @@ typedef enum {
 
 typedef struct {
     errata_lang lang;
-    int color;   /* non-zero: ANSI colours in text output */
-    int explain; /* non-zero: show each match's score parts */
+    int color;               /* non-zero: ANSI colours in text output */
+    int explain;             /* non-zero: show each match's score parts */
+    const char *link_prefix; /* HTML: records link to link_prefix + id ("/records/"); NULL: no links */
+    const char *domain_link_prefix; /* HTML: domains link to this + domain ("/domains/") */
 } errata_render_options;
 
 /* Each returns a NUL-terminated malloc'd string the caller frees, or NULL when out of memory.
@@ -165,6 +167,38 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
 char *errata_result_to_json(const errata_result *res, const errata_render_options *opts);
 char *errata_record_to_text(const errata_record *r, const errata_render_options *opts);
 char *errata_record_to_json(const errata_record *r);
+/* Markdown for agents: what the error is, what not to try, what to try. */
+char *errata_result_to_markdown(const errata_result *res, const errata_render_options *opts);
+char *errata_record_to_markdown(const errata_record *r, const errata_render_options *opts);
+/* HTML fragments (escaped, no page around them) for web pages. */
+char *errata_result_to_html(const errata_result *res, const errata_render_options *opts);
+char *errata_record_to_html(const errata_record *r, const errata_render_options *opts);
+
+/* Non-zero when s[0..n) is valid UTF-8 (RFC 3629: no overlongs, no surrogates). */
+int errata_utf8_valid(const char *s, size_t n);
+
+/* ---------------------------------------------------------------- catalog */
+
+typedef enum {
+    ERRATA_FORMAT_JSON = 0,
+    ERRATA_FORMAT_MARKDOWN = 1,
+    ERRATA_FORMAT_HTML = 2
+} errata_format;
+
+/* What the knowledge base holds, rendered in fmt into a malloc'd *out (documented with the HTTP
+ * API in docs/http-api.md, which serves exactly these). */
+errata_code errata_domains(errata_db *db, errata_format fmt, const errata_render_options *opts,
+                           char **out, errata_error *err);
+/* ERRATA_ERR_NOT_FOUND for a domain without records. */
+errata_code errata_domain_records(errata_db *db, const char *domain, errata_format fmt,
+                                  const errata_render_options *opts, char **out,
+                                  errata_error *err);
+errata_code errata_stats(errata_db *db, errata_format fmt, const errata_render_options *opts,
+                         char **out, errata_error *err);
+/* The records linked to id by the transition graph, up to depth (1 to 5) steps away, either
+ * direction. ERRATA_ERR_NOT_FOUND for an unknown id. */
+errata_code errata_chain(errata_db *db, const char *id, int depth, errata_format fmt,
+                         const errata_render_options *opts, char **out, errata_error *err);
 
 /* ---------------------------------------------------------------- validation */
 

@@ -25,6 +25,8 @@ typedef struct {
 int cmd_lookup(int argc, char **argv, cli_common *common);
 int cmd_show(int argc, char **argv, cli_common *common);
 int cmd_search(int argc, char **argv, cli_common *common);
+int cmd_serve(int argc, char **argv, cli_common *common);
+int cmd_mcp(int argc, char **argv, cli_common *common);
 int cmd_validate(int argc, char **argv, cli_common *common);
 int cmd_build(int argc, char **argv, cli_common *common);
 

@@ -155,7 +155,8 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     if (errata_lookup(db, text, len, &lo, &res, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else {
-        errata_render_options ro = {common->lang, cli_use_color(common), explain};
+        errata_render_options ro = {
+            .lang = common->lang, .color = cli_use_color(common), .explain = explain};
         cli_emit(common->json ? errata_result_to_json(res, &ro) : errata_result_to_text(res, &ro));
         /* Full-text guesses are shown but are not a match. */
         status = errata_result_count(res) > 0 &&

@@ -76,7 +76,7 @@ int cmd_search(int argc, char **argv, cli_common *common)
     if (errata_search(db, q, strlen(q), limit, &res, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else if (common->json) {
-        errata_render_options ro = {common->lang, 0, 0};
+        errata_render_options ro = {.lang = common->lang};
         cli_emit(errata_result_to_json(res, &ro));
         status = errata_result_count(res) ? EXIT_MATCH : EXIT_NONE;
     } else {

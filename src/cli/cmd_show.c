@@ -50,7 +50,7 @@ int cmd_show(int argc, char **argv, cli_common *common)
     } else if (rc != ERRATA_OK) {
         status = cli_report(&err);
     } else {
-        errata_render_options ro = {common->lang, cli_use_color(common), 0};
+        errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
         cli_emit(common->json ? errata_record_to_json(r) : errata_record_to_text(r, &ro));
     }
     errata_close(db);

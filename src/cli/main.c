@@ -18,6 +18,8 @@ static const command COMMANDS[] = {
     {"show", cmd_show, "show one record by id"},
     {"validate", cmd_validate, "check record files and report every problem by file and field"},
     {"build", cmd_build, "validate the knowledge base and compile it into an index"},
+    {"serve", cmd_serve, "serve the HTTP API, MCP over HTTP and the web pages"},
+    {"mcp", cmd_mcp, "speak the Model Context Protocol over stdio"},
 };
 
 static void usage(FILE *out)

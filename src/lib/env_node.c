@@ -405,7 +405,7 @@ static errata_code pnpm_version_field(pnpm *p, const char *v, size_t vn, int lin
         return env_syntax(p->err, p->b->file, line, "empty version");
     if (!sscanf(v, "%d", &p->major) || p->major < 5 || p->major > 9)
         return env_syntax(p->err, p->b->file, line,
-                          "lockfileVersion %.*s is not supported (5.x, 6.x and 9.x are)", (int)vn,
+                          "lockfileVersion %.*s is not supported (5.x to 9.x are)", (int)vn,
                           v);
     return ERRATA_OK;
 }

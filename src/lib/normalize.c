@@ -39,6 +39,18 @@ static size_t utf8_valid_len(const unsigned char *p, size_t n)
     return len;
 }
 
+int errata_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t l = utf8_valid_len(p + i, n - i);
+        if (!l)
+            return 0;
+        i += l;
+    }
+    return 1;
+}
+
 /* Length of the escape sequence starting with ESC at p. */
 static size_t escape_len(const unsigned char *p, size_t n)
 {

@@ -10,26 +10,8 @@
 
 #include "lookup.h"
 #include "placeholder.h"
+#include "render_labels.h"
 #include "strbuf.h"
-
-typedef struct {
-    const char *root_cause, *avoid, *try_, *why, *how, *when, *applies, *os, *docs, *trust,
-        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain, *guess,
-        *show;
-} labels;
-
-static const labels EN = {"Root cause", "Dead ends (do not try)", "Workarounds (try these)",
-                          "why it fails", "how", "when", "Applies to", "OS notes", "Docs",
-                          "Trust", "Often leads to", "Often preceded by", "Often confused with",
-                          "Also matched", "No known error matched.", "(action not recorded)",
-                          "fails", "works", "Score",
-                          "Possibly related (a guess from the words of your text, not a match):",
-                          "details"};
-static const labels ZH = {"根本原因", "死胡同（不要尝试）", "解决方法（请尝试）", "失败原因",
-                          "做法", "适用条件", "适用版本", "操作系统说明", "文档", "可信度",
-                          "常见后续错误", "常见前序错误", "常被混淆", "其他匹配",
-                          "没有匹配的已知错误。", "（未记录具体做法）", "失败率", "成功率",
-                          "评分", "可能相关（根据文本中的词语猜测，并非模式匹配）：", "详情"};
 
 typedef struct {
     strbuf *sb;
@@ -188,7 +170,7 @@ static void init_printer(printer *p, strbuf *sb, const errata_render_options *op
 {
     p->sb = sb;
     p->zh = opts && opts->lang == ERRATA_LANG_ZH;
-    p->L = p->zh ? &ZH : &EN;
+    p->L = render_labels(opts ? opts->lang : ERRATA_LANG_EN);
     p->color = opts && opts->color;
 }
 

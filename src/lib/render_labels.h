@@ -1,0 +1,18 @@
+/*
+ * render_labels.h — the words every renderer (text, Markdown, HTML) puts around a record, in
+ * English and Chinese, so that the three say the same thing.
+ */
+#ifndef ERRATA_RENDER_LABELS_H
+#define ERRATA_RENDER_LABELS_H
+
+#include "errata.h"
+
+typedef struct {
+    const char *root_cause, *avoid, *try_, *why, *how, *when, *applies, *os, *docs, *trust,
+        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain, *guess,
+        *show;
+} labels;
+
+const labels *render_labels(errata_lang lang);
+
+#endif

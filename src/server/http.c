@@ -1,0 +1,211 @@
+/*
+ * http.c — the HTTP layer of `errata serve` on libmicrohttpd: a pool of worker threads, the
+ * request body read under a size limit, routing to the API, MCP and web handlers, and a clean
+ * stop on SIGTERM.
+ *
+ * libmicrohttpd calls the access handler several times per request: once when the headers have
+ * arrived, once per chunk of body, and a last time with no data, when the response is queued.
+ * The body is gathered in a request_state kept in *con_cls between the calls.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server.h"
+
+typedef struct {
+    errata_db *db;
+    size_t max_body;
+} server_ctx;
+
+typedef struct {
+    char *body;
+    size_t len, cap;
+    int too_large; /* the body passed max_body; the rest is discarded */
+} request_state;
+
+const char *http_arg(const http_request *req, const char *name)
+{
+    return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+const char *http_header(const http_request *req, const char *name)
+{
+    return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+void http_set(http_response *res, unsigned status, const char *content_type, char *body)
+{
+    free(res->body);
+    res->status = status;
+    res->content_type = content_type;
+    res->body = body;
+    res->len = body ? strlen(body) : 0;
+}
+
+void http_error(http_response *res, unsigned status, const char *code, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_t *j = json_pack("{s:{s:s, s:s}}", "error", "code", code, "message", msg);
+    http_set(res, status, "application/json", j ? json_dumps(j, JSON_INDENT(2)) : NULL);
+    json_decref(j);
+}
+
+static enum MHD_Result send_response(struct MHD_Connection *conn, http_response *res)
+{
+    if (!res->body)
+        res->len = 0;
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        res->len, res->body ? res->body : (void *)"", res->body ? MHD_RESPMEM_MUST_FREE
+                                                                 : MHD_RESPMEM_PERSISTENT);
+    if (!r) {
+        free(res->body);
+        return MHD_NO;
+    }
+    res->body = NULL; /* now the response's */
+    if (res->content_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res->content_type);
+    if (res->allow)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, res->allow);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static void route(server_ctx *ctx, const http_request *req, http_response *res)
+{
+    if (api_route(ctx->db, req, res) || mcp_route(ctx->db, req, res) ||
+        web_route(ctx->db, req, res))
+        return;
+    http_error(res, 404, "not_found", "no such path: %s", req->path);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    server_ctx *ctx = cls;
+    request_state *st = *con_cls;
+    if (!st) {
+        if (!(st = calloc(1, sizeof *st)))
+            return MHD_NO;
+        *con_cls = st;
+        /* Refuse a declared oversize body before reading any of it. */
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > ctx->max_body) {
+            st->too_large = 1;
+            http_response res = {0};
+            http_error(&res, 413, "payload_too_large",
+                       "the body is %s bytes; the limit is %zu bytes", cl, ctx->max_body);
+            return send_response(conn, &res);
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!st->too_large && st->len + *upload_size <= ctx->max_body) {
+            if (st->len + *upload_size + 1 > st->cap) {
+                size_t cap = st->cap ? st->cap : 4096;
+                while (cap < st->len + *upload_size + 1)
+                    cap *= 2;
+                char *p = realloc(st->body, cap);
+                if (!p)
+                    return MHD_NO;
+                st->body = p;
+                st->cap = cap;
+            }
+            memcpy(st->body + st->len, upload_data, *upload_size);
+            st->len += *upload_size;
+        } else {
+            st->too_large = 1;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    http_response res = {0};
+    if (st->too_large) {
+        http_error(&res, 413, "payload_too_large", "the body is over the limit of %zu bytes",
+                   ctx->max_body);
+        return send_response(conn, &res);
+    }
+    if (st->body)
+        st->body[st->len] = '\0';
+    http_request req = {method, url, st->body ? st->body : "", st->len,
+                        MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                    MHD_HTTP_HEADER_CONTENT_TYPE),
+                        conn};
+    route(ctx, &req, &res);
+    if (!res.status)
+        http_error(&res, 500, "internal", "the request was not answered");
+    return send_response(conn, &res);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls, (void)conn, (void)toe;
+    request_state *st = *con_cls;
+    if (st) {
+        free(st->body);
+        free(st);
+        *con_cls = NULL;
+    }
+}
+
+int server_run(errata_db *db, const server_config *cfg)
+{
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(cfg->port);
+    if (inet_pton(AF_INET, cfg->host, &addr.sin_addr) != 1) {
+        fprintf(stderr, "errata: '%s' is not an IPv4 address to listen on\n", cfg->host);
+        return 2;
+    }
+    /* Signals are taken by sigwait() below, so every thread (libmicrohttpd's included) must
+     * have them blocked: block before starting any. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = cfg->threads ? cfg->threads : (cpus > 0 ? (unsigned)cpus : 2);
+    server_ctx ctx = {db, cfg->max_body};
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL,
+        on_request, &ctx, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)32 * 1024, MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+    if (!d) {
+        fprintf(stderr, "errata: cannot listen on %s:%u (in use, or not allowed)\n", cfg->host,
+                cfg->port);
+        return 2;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    fprintf(stderr, "errata: serving on http://%s:%u\n", cfg->host,
+            info ? info->port : cfg->port);
+    fflush(stderr);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    MHD_stop_daemon(d); /* waits for the requests in flight */
+    fprintf(stderr, "errata: stopped (%s)\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    return 0;
+}

@@ -1,0 +1,507 @@
+/*
+ * mcp.c — the Model Context Protocol server: JSON-RPC 2.0 as the MCP specification defines it,
+ * over stdio (`errata mcp`) and over Streamable HTTP (POST /mcp on `errata serve`). Both
+ * transports hand each message to mcp_handle(), so they answer identically.
+ *
+ * Each tool returns Markdown for the agent to read (what to avoid, what to try) as `content`
+ * and the same answer as JSON in `structuredContent`, both rendered by liberrata.
+ */
+#define _GNU_SOURCE
+#include "mcp.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server.h"
+
+#define LATEST_PROTOCOL "2025-06-18"
+
+enum { PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
+       INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603 };
+
+/* ------------------------------------------------------------------ tool definitions */
+
+static const char TOOLS_JSON[] =
+    "["
+    "{\"name\":\"lookup_error\",\"title\":\"Look up an error\",\"description\":\"Find the known "
+    "failure in error text (one line, a stack trace or a whole CI log): its root cause, what NOT to "
+    "try (dead ends with fail rates), what to try (workarounds with success rates and commands), "
+    "versions and docs. Paste the text exactly as printed.\",\"inputSchema\":{\"type\":\"object\","
+    "\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The error "
+    "output, as printed.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":20,"
+    "\"description\":\"At most this many matches (default 5).\"},\"lang\":{\"type\":\"string\","
+    "\"enum\":[\"en\",\"zh\"]}},\"required\":[\"text\"],\"additionalProperties\":false}},"
+    "{\"name\":\"batch_lookup\",\"title\":\"Look up several errors\",\"description\":\"Look up "
+    "up to 50 error texts at once; the answers come in the same order.\",\"inputSchema\":{"
+    "\"type\":\"object\",\"properties\":{\"texts\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"string\",\"minLength\":1},\"minItems\":1,\"maxItems\":50},\"limit\":{\"type\":\"integer\","
+    "\"minimum\":1,\"maximum\":20}},\"required\":[\"texts\"],\"additionalProperties\":false}},"
+    "{\"name\":\"get_error_detail\",\"title\":\"Show a record\",\"description\":\"The whole "
+    "record of a known failure by its id (domain/slug), e.g. from a lookup.\",\"inputSchema\":{"
+    "\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"minLength\":1},\"lang\":{"
+    "\"type\":\"string\",\"enum\":[\"en\",\"zh\"]}},\"required\":[\"id\"],"
+    "\"additionalProperties\":false}},"
+    "{\"name\":\"search_errors\",\"title\":\"Search the records\",\"description\":\"Full-text "
+    "search over signatures, root causes and workarounds (English or Chinese words).\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\","
+    "\"minLength\":1},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50}},"
+    "\"required\":[\"query\"],\"additionalProperties\":false}},"
+    "{\"name\":\"list_error_domains\",\"title\":\"List domains\",\"description\":\"The tool "
+    "families the knowledge base covers, with their record counts.\",\"inputSchema\":{\"type\":"
+    "\"object\",\"properties\":{},\"additionalProperties\":false}},"
+    "{\"name\":\"list_errors_by_domain\",\"title\":\"List a domain's records\",\"description\":"
+    "\"The records of one domain (e.g. python, git, c-cpp).\",\"inputSchema\":{\"type\":"
+    "\"object\",\"properties\":{\"domain\":{\"type\":\"string\",\"minLength\":1}},\"required\":["
+    "\"domain\"],\"additionalProperties\":false}},"
+    "{\"name\":\"get_domain_stats\",\"title\":\"Knowledge-base statistics\",\"description\":"
+    "\"Records per domain and per verification tier, graph edges, and the index's build.\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},"
+    "{\"name\":\"get_error_chain\",\"title\":\"Error chain\",\"description\":\"The errors that "
+    "usually lead to, follow or are confused with a record, up to depth steps away.\","
+    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\","
+    "\"minLength\":1},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},"
+    "\"required\":[\"id\"],\"additionalProperties\":false}}"
+    "]";
+
+/* ------------------------------------------------------------------ JSON-RPC replies */
+
+/* A result reply; borrows both id and result (the caller still owns and releases them). */
+static json_t *reply(json_t *id, json_t *result)
+{
+    return json_pack("{s:s, s:O, s:O}", "jsonrpc", "2.0", "id", id ? id : json_null(), "result",
+                     result);
+}
+
+static json_t *rpc_error(json_t *id, int code, const char *message)
+{
+    return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
+                     "error", "code", code, "message", message);
+}
+
+/* A tool's answer: Markdown for the agent and the JSON object as structured content. */
+static json_t *tool_result(char *markdown, char *json_text, bool is_error)
+{
+    json_t *structured = json_text ? json_loads(json_text, 0, NULL) : NULL;
+    json_t *r = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type", "text", "text",
+                          markdown ? markdown : "", "isError", is_error);
+    if (structured && json_is_object(structured))
+        json_object_set_new(r, "structuredContent", structured);
+    else
+        json_decref(structured);
+    free(markdown);
+    free(json_text);
+    return r;
+}
+
+static json_t *tool_failure(const char *message)
+{
+    char *m = strdup(message);
+    return tool_result(m, NULL, true);
+}
+
+/* ------------------------------------------------------------------ arguments */
+
+typedef struct {
+    const json_t *args;
+    char problem[256]; /* set when an argument is invalid: -32602 */
+} arguments;
+
+static const char *arg_string(arguments *a, const char *name, bool required)
+{
+    const json_t *v = json_object_get(a->args, name);
+    if (!v) {
+        if (required && !a->problem[0])
+            snprintf(a->problem, sizeof a->problem, "missing required argument '%s'", name);
+        return NULL;
+    }
+    if (!json_is_string(v) || json_string_length(v) == 0) {
+        if (!a->problem[0])
+            snprintf(a->problem, sizeof a->problem, "argument '%s' must be a non-empty string", name);
+        return NULL;
+    }
+    return json_string_value(v);
+}
+
+static long arg_int(arguments *a, const char *name, long min, long max, long fallback)
+{
+    const json_t *v = json_object_get(a->args, name);
+    if (!v)
+        return fallback;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        if (!a->problem[0])
+            snprintf(a->problem, sizeof a->problem, "argument '%s' must be an integer from %ld to %ld",
+                     name, min, max);
+        return fallback;
+    }
+    return (long)json_integer_value(v);
+}
+
+static errata_lang arg_lang(arguments *a)
+{
+    const char *l = arg_string(a, "lang", false);
+    if (l && strcmp(l, "zh") == 0)
+        return ERRATA_LANG_ZH;
+    if (l && strcmp(l, "en") != 0 && !a->problem[0])
+        snprintf(a->problem, sizeof a->problem, "argument 'lang' must be \"en\" or \"zh\"");
+    return ERRATA_LANG_EN;
+}
+
+/* ------------------------------------------------------------------ tools */
+
+static json_t *lookup_one(errata_db *db, const char *text, long limit, errata_lang lang,
+                          char **md, char **js, errata_error *err)
+{
+    errata_lookup_options lo = {(size_t)limit, 0};
+    errata_result *res = NULL;
+    if (errata_lookup(db, text, strlen(text), &lo, &res, err) != ERRATA_OK)
+        return NULL;
+    errata_render_options ro = {.lang = lang};
+    *md = errata_result_to_markdown(res, &ro);
+    *js = errata_result_to_json(res, &ro);
+    errata_result_free(res);
+    return json_true();
+}
+
+static json_t *tool_lookup(errata_db *db, arguments *a)
+{
+    const char *text = arg_string(a, "text", true);
+    long limit = arg_int(a, "limit", 1, 20, 5);
+    errata_lang lang = arg_lang(a);
+    if (a->problem[0])
+        return NULL;
+    char *md = NULL, *js = NULL;
+    errata_error err = {0};
+    if (!lookup_one(db, text, limit, lang, &md, &js, &err))
+        return tool_failure(err.message);
+    return tool_result(md, js, false);
+}
+
+static json_t *tool_batch(errata_db *db, arguments *a)
+{
+    const json_t *texts = json_object_get(a->args, "texts");
+    long limit = arg_int(a, "limit", 1, 20, 3);
+    if (!json_is_array(texts) || json_array_size(texts) < 1 || json_array_size(texts) > 50) {
+        snprintf(a->problem, sizeof a->problem, "argument 'texts' must be an array of 1 to 50 strings");
+        return NULL;
+    }
+    for (size_t i = 0; i < json_array_size(texts); i++)
+        if (!json_is_string(json_array_get(texts, i))) {
+            snprintf(a->problem, sizeof a->problem, "texts[%zu] must be a string", i);
+            return NULL;
+        }
+    if (a->problem[0])
+        return NULL;
+    char *all_md = NULL;
+    size_t md_len = 0;
+    FILE *mdf = open_memstream(&all_md, &md_len);
+    json_t *results = json_array();
+    for (size_t i = 0; i < json_array_size(texts); i++) {
+        char *md = NULL, *js = NULL;
+        errata_error err = {0};
+        const char *text = json_string_value(json_array_get(texts, i));
+        fprintf(mdf, "%s# Text %zu\n\n", i ? "\n---\n\n" : "", i + 1);
+        if (!lookup_one(db, text, limit, ERRATA_LANG_EN, &md, &js, &err)) {
+            fprintf(mdf, "Not looked up: %s\n", err.message);
+            json_array_append_new(results, json_pack("{s:s}", "error", err.message));
+            continue;
+        }
+        fputs(md ? md : "", mdf);
+        json_t *j = js ? json_loads(js, 0, NULL) : NULL;
+        json_array_append_new(results, j ? j : json_null());
+        free(md), free(js);
+    }
+    fclose(mdf);
+    json_t *answer = json_pack("{s:o}", "results", results);
+    char *js = json_dumps(answer, 0);
+    json_decref(answer);
+    return tool_result(all_md, js, false);
+}
+
+static json_t *tool_detail(errata_db *db, arguments *a)
+{
+    const char *id = arg_string(a, "id", true);
+    errata_lang lang = arg_lang(a);
+    if (a->problem[0])
+        return NULL;
+    const errata_record *r;
+    errata_error err = {0};
+    if (errata_get_record(db, id, &r, &err) != ERRATA_OK)
+        return tool_failure(err.message);
+    errata_render_options ro = {.lang = lang};
+    return tool_result(errata_record_to_markdown(r, &ro), errata_record_to_json(r), false);
+}
+
+static json_t *tool_search(errata_db *db, arguments *a)
+{
+    const char *q = arg_string(a, "query", true);
+    long limit = arg_int(a, "limit", 1, 50, 10);
+    if (a->problem[0])
+        return NULL;
+    errata_result *res = NULL;
+    errata_error err = {0};
+    if (errata_search(db, q, strlen(q), (size_t)limit, &res, &err) != ERRATA_OK)
+        return tool_failure(err.message);
+    json_t *r = tool_result(errata_result_to_markdown(res, NULL), errata_result_to_json(res, NULL),
+                            false);
+    errata_result_free(res);
+    return r;
+}
+
+typedef errata_code (*catalog_fn)(errata_db *, errata_format, const errata_render_options *,
+                                  char **, errata_error *);
+
+static json_t *tool_catalog(errata_db *db, catalog_fn fn)
+{
+    char *md = NULL, *js = NULL;
+    errata_error err = {0};
+    if (fn(db, ERRATA_FORMAT_MARKDOWN, NULL, &md, &err) != ERRATA_OK ||
+        fn(db, ERRATA_FORMAT_JSON, NULL, &js, &err) != ERRATA_OK) {
+        free(md);
+        return tool_failure(err.message);
+    }
+    return tool_result(md, js, false);
+}
+
+static json_t *tool_domain(errata_db *db, arguments *a)
+{
+    const char *domain = arg_string(a, "domain", true);
+    if (a->problem[0])
+        return NULL;
+    char *md = NULL, *js = NULL;
+    errata_error err = {0};
+    if (errata_domain_records(db, domain, ERRATA_FORMAT_MARKDOWN, NULL, &md, &err) != ERRATA_OK ||
+        errata_domain_records(db, domain, ERRATA_FORMAT_JSON, NULL, &js, &err) != ERRATA_OK) {
+        free(md);
+        return tool_failure(err.message);
+    }
+    return tool_result(md, js, false);
+}
+
+static json_t *tool_chain(errata_db *db, arguments *a)
+{
+    const char *id = arg_string(a, "id", true);
+    long depth = arg_int(a, "depth", 1, 5, 2);
+    if (a->problem[0])
+        return NULL;
+    char *md = NULL, *js = NULL;
+    errata_error err = {0};
+    if (errata_chain(db, id, (int)depth, ERRATA_FORMAT_MARKDOWN, NULL, &md, &err) != ERRATA_OK ||
+        errata_chain(db, id, (int)depth, ERRATA_FORMAT_JSON, NULL, &js, &err) != ERRATA_OK) {
+        free(md);
+        return tool_failure(err.message);
+    }
+    return tool_result(md, js, false);
+}
+
+static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
+{
+    const char *name = json_string_value(json_object_get(params, "name"));
+    json_t *args = json_object_get(params, "arguments");
+    if (!name)
+        return rpc_error(id, INVALID_PARAMS, "tools/call needs params.name");
+    if (args && !json_is_object(args))
+        return rpc_error(id, INVALID_PARAMS, "params.arguments must be an object");
+    json_t *empty = json_object();
+    arguments a = {args ? args : empty, ""};
+    json_t *result = NULL;
+    bool known = true;
+    if (strcmp(name, "lookup_error") == 0)
+        result = tool_lookup(db, &a);
+    else if (strcmp(name, "batch_lookup") == 0)
+        result = tool_batch(db, &a);
+    else if (strcmp(name, "get_error_detail") == 0)
+        result = tool_detail(db, &a);
+    else if (strcmp(name, "search_errors") == 0)
+        result = tool_search(db, &a);
+    else if (strcmp(name, "list_error_domains") == 0)
+        result = tool_catalog(db, errata_domains);
+    else if (strcmp(name, "list_errors_by_domain") == 0)
+        result = tool_domain(db, &a);
+    else if (strcmp(name, "get_domain_stats") == 0)
+        result = tool_catalog(db, errata_stats);
+    else if (strcmp(name, "get_error_chain") == 0)
+        result = tool_chain(db, &a);
+    else
+        known = false;
+    json_decref(empty);
+    if (!known) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "unknown tool '%s'", name);
+        return rpc_error(id, INVALID_PARAMS, msg);
+    }
+    if (!result)
+        return rpc_error(id, INVALID_PARAMS, a.problem[0] ? a.problem : "invalid arguments");
+    json_t *r = reply(id, result);
+    json_decref(result);
+    return r;
+}
+
+/* ------------------------------------------------------------------ protocol */
+
+static json_t *initialize(json_t *id, const json_t *params)
+{
+    const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
+    static const char *const supported[] = {"2025-06-18", "2025-03-26", "2024-11-05", NULL};
+    const char *version = LATEST_PROTOCOL;
+    for (const char *const *s = supported; asked && *s; s++)
+        if (strcmp(asked, *s) == 0)
+            version = *s;
+    json_t *result = json_pack(
+        "{s:s, s:{s:{s:b}}, s:{s:s, s:s, s:s}, s:s}", "protocolVersion", version, "capabilities",
+        "tools", "listChanged", 0, "serverInfo", "name", "errata", "title", "Errata", "version",
+        ERRATA_VERSION, "instructions",
+        "Errata knows developer errors. Call lookup_error with the exact error output before "
+        "trying fixes: it says what NOT to try and what works, with success rates.");
+    json_t *r = reply(id, result);
+    json_decref(result);
+    return r;
+}
+
+/* One request or notification; NULL when nothing is to be answered. */
+static json_t *handle_one(errata_db *db, json_t *msg)
+{
+    if (!json_is_object(msg))
+        return rpc_error(NULL, INVALID_REQUEST, "a JSON-RPC message must be an object");
+    json_t *id = json_object_get(msg, "id");
+    const char *method = json_string_value(json_object_get(msg, "method"));
+    const char *version = json_string_value(json_object_get(msg, "jsonrpc"));
+    if (!method) {
+        /* A response from the client (we send no requests) or garbage. */
+        if (json_object_get(msg, "result") || json_object_get(msg, "error"))
+            return NULL;
+        return rpc_error(id, INVALID_REQUEST, "the message has no method");
+    }
+    if (!version || strcmp(version, "2.0") != 0)
+        return rpc_error(id, INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+    if (id && !json_is_string(id) && !json_is_integer(id))
+        return rpc_error(NULL, INVALID_REQUEST, "id must be a string or an integer");
+    if (!id) /* a notification: initialized, cancelled, … need no answer */
+        return NULL;
+    json_t *params = json_object_get(msg, "params");
+    if (params && !json_is_object(params))
+        return rpc_error(id, INVALID_PARAMS, "params must be an object");
+    if (strcmp(method, "initialize") == 0)
+        return initialize(id, params);
+    if (strcmp(method, "ping") == 0) {
+        json_t *empty = json_object();
+        json_t *r = reply(id, empty);
+        json_decref(empty);
+        return r;
+    }
+    if (strcmp(method, "tools/list") == 0) {
+        json_t *tools = json_loads(TOOLS_JSON, 0, NULL);
+        json_t *result = json_pack("{s:o}", "tools", tools);
+        json_t *r = reply(id, result);
+        json_decref(result);
+        return r;
+    }
+    if (strcmp(method, "tools/call") == 0)
+        return call_tool(db, id, params);
+    char msgbuf[300];
+    snprintf(msgbuf, sizeof msgbuf, "method not found: %s", method);
+    return rpc_error(id, METHOD_NOT_FOUND, msgbuf);
+}
+
+char *mcp_handle(errata_db *db, const char *text, size_t len)
+{
+    json_error_t je;
+    json_t *msg = json_loadb(text, len, 0, &je);
+    json_t *answer = NULL;
+    if (!msg) {
+        char m[300];
+        snprintf(m, sizeof m, "parse error at line %d, column %d: %s", je.line, je.column, je.text);
+        answer = rpc_error(NULL, PARSE_ERROR, m);
+    } else if (json_is_array(msg)) {
+        /* A batch (protocol 2025-03-26): answers for its requests, none for notifications. */
+        answer = json_array();
+        size_t i;
+        json_t *item;
+        json_array_foreach(msg, i, item)
+        {
+            json_t *r = handle_one(db, item);
+            if (r)
+                json_array_append_new(answer, r);
+        }
+        if (json_array_size(msg) == 0)
+            json_array_append_new(answer, rpc_error(NULL, INVALID_REQUEST, "an empty batch"));
+        if (json_array_size(answer) == 0) {
+            json_decref(answer);
+            answer = NULL;
+        }
+    } else {
+        answer = handle_one(db, msg);
+    }
+    json_decref(msg);
+    char *out = answer ? json_dumps(answer, JSON_COMPACT) : NULL;
+    json_decref(answer);
+    return out;
+}
+
+int mcp_stdio(errata_db *db, FILE *in, FILE *out)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, in)) > 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
+        if (n == 0)
+            continue;
+        char *answer = mcp_handle(db, line, (size_t)n);
+        if (answer) {
+            fputs(answer, out);
+            fputc('\n', out);
+            fflush(out);
+            free(answer);
+        }
+    }
+    free(line);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Streamable HTTP */
+
+/* Browsers send Origin; a page on another site must not reach a local server through the
+ * user's browser (DNS rebinding), so only local origins are served. */
+static bool origin_allowed(const http_request *req)
+{
+    const char *o = http_header(req, "Origin");
+    if (!o)
+        return true;
+    static const char *const ok[] = {"http://127.0.0.1", "http://localhost", "http://[::1]", NULL};
+    for (const char *const *p = ok; *p; p++) {
+        size_t l = strlen(*p);
+        if (strncmp(o, *p, l) == 0 && (o[l] == '\0' || o[l] == ':'))
+            return true;
+    }
+    return false;
+}
+
+int mcp_route(errata_db *db, const http_request *req, http_response *res)
+{
+    if (strcmp(req->path, "/mcp") != 0)
+        return 0;
+    if (!origin_allowed(req)) {
+        http_error(res, 403, "forbidden", "origin %s may not use this server",
+                   http_header(req, "Origin"));
+        return 1;
+    }
+    if (strcmp(req->method, "POST") != 0) {
+        http_error(res, 405, "method_not_allowed",
+                   "this server offers no server-initiated stream: POST JSON-RPC messages");
+        res->allow = "POST";
+        return 1;
+    }
+    if (!errata_utf8_valid(req->body, req->body_len)) {
+        http_error(res, 400, "invalid_utf8", "the body is not valid UTF-8");
+        return 1;
+    }
+    char *answer = mcp_handle(db, req->body, req->body_len);
+    if (answer)
+        http_set(res, 200, "application/json", answer);
+    else
+        http_set(res, 202, NULL, NULL);
+    return 1;
+}
