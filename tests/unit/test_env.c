@@ -873,7 +873,7 @@ static void probe_reads_the_directory_while_a_tool_hangs(void **state)
     setenv("PATH", saved, 1);
     if (rc != ERRATA_OK)
         fail_msg("%s", err.message);
-    assert_true(took < 6.0);
+    assert_true(took < 7.0); /* well within 10 s: every tool runs at once */
     assert_true(took > 2.5); /* the hanging node was given its 3 s */
 
     const env_package *p = pkg(&env, "debug", "4.3.4");
