@@ -107,9 +107,12 @@ double errata_record_dead_end_fail_rate(const errata_record *r, size_t i);
  * otherwise. */
 #define ERRATA_DEFAULT_MAX_INPUT ((size_t)64 * 1024 * 1024)
 
+typedef struct errata_env errata_env;
+
 typedef struct {
-    size_t max_results; /* 0: 5 */
-    size_t max_input;   /* 0: ERRATA_DEFAULT_MAX_INPUT */
+    size_t max_results;     /* 0: 5 */
+    size_t max_input;       /* 0: ERRATA_DEFAULT_MAX_INPUT */
+    const errata_env *env;  /* the user's environment, or NULL: each match's applicability */
 } errata_lookup_options;
 
 typedef struct errata_result errata_result;
@@ -144,6 +147,49 @@ const char *errata_match_text(const errata_match *m);
 /* Named captures of the pattern, by name; NULL when the pattern has no such group or it did not
  * take part in the match. */
 const char *errata_match_capture(const errata_match *m, const char *name);
+
+/* Whether the record of a match applies to the environment of the lookup (docs/format.md,
+ * "Applicability"): its versions[] are satisfied, one is not (the reason names the package and
+ * the constraint), or it cannot be told (a package missing from the environment, a version that
+ * cannot be compared, or no environment given). *reason, when reason is not NULL, says why. */
+typedef enum {
+    ERRATA_APPLICABILITY_UNKNOWN = 0,
+    ERRATA_APPLICABILITY_APPLIES = 1,
+    ERRATA_APPLICABILITY_NOT_AFFECTED = 2
+} errata_applicability;
+errata_applicability errata_match_applicability(const errata_match *m, const char **reason);
+
+/* ---------------------------------------------------------------- environments */
+
+/* A user's environment: installed packages and their versions, and the OS, read from the files
+ * tools write (docs/environments.md). */
+errata_code errata_env_new(errata_env **out, errata_error *err);
+void errata_env_free(errata_env *env);
+/* pip freeze or pip list --format=json output, requirements*.txt, poetry.lock, uv.lock,
+ * package-lock.json, yarn.lock, pnpm-lock.yaml, Cargo.lock, go.mod, os-release. Errors name
+ * the file and line; a file that does not load adds nothing. */
+errata_code errata_env_load_file(errata_env *env, const char *path, errata_error *err);
+errata_code errata_env_load_text(errata_env *env, const char *name, const char *text, size_t len,
+                                 errata_error *err);
+/* "name=version" (or "ecosystem:name==version"). */
+errata_code errata_env_set(errata_env *env, const char *assignment, errata_error *err);
+/* Reads the lock files in dir and /etc/os-release, and asks the tools on PATH for their
+ * versions (no shell, 3 s at most). */
+errata_code errata_env_probe(errata_env *env, const char *dir, errata_error *err);
+size_t errata_env_count(const errata_env *env);
+
+typedef enum {
+    ERRATA_CHECK_TEXT = 0,
+    ERRATA_CHECK_JSON = 1,
+    ERRATA_CHECK_SARIF = 2,
+    ERRATA_CHECK_MARKDOWN = 3
+} errata_check_format;
+
+/* Every record whose version constraints the environment satisfies — errors to expect before
+ * they happen — ordered by confidence and fix rate, rendered in fmt. *count (may be NULL) is
+ * how many. */
+errata_code errata_check(errata_db *db, const errata_env *env, errata_check_format fmt,
+                         char **out, size_t *count, errata_error *err);
 
 /* ---------------------------------------------------------------- rendering */
 

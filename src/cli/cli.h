@@ -21,12 +21,33 @@ typedef struct {
     errata_lang lang;    /* --lang */
 } cli_common;
 
+/* The environment options of lookup and check: --env FILE, --env-set NAME=VERSION (both
+ * repeatable) and --env-auto. */
+typedef struct {
+    const char *files[64];
+    size_t n_files;
+    const char *sets[64];
+    size_t n_sets;
+    bool automatic;
+} cli_env;
+
+#define CLI_ENV_LONGOPTS                                                                          \
+    {"env", required_argument, NULL, 'F'}, {"env-set", required_argument, NULL, 'S'},           \
+        {"env-auto", no_argument, NULL, 'A'}
+
+/* Takes an environment option (1), or not (0), or prints why it is bad (-1). */
+int cli_env_option(cli_env *e, int opt, const char *arg);
+bool cli_env_given(const cli_env *e);
+/* Builds the environment, or prints the error (file and line) and returns NULL. */
+errata_env *cli_env_build(const cli_env *e);
+
 /* Each subcommand: argc/argv start at the subcommand's name. */
 int cmd_lookup(int argc, char **argv, cli_common *common);
 int cmd_show(int argc, char **argv, cli_common *common);
 int cmd_search(int argc, char **argv, cli_common *common);
 int cmd_serve(int argc, char **argv, cli_common *common);
 int cmd_mcp(int argc, char **argv, cli_common *common);
+int cmd_check(int argc, char **argv, cli_common *common);
 int cmd_validate(int argc, char **argv, cli_common *common);
 int cmd_build(int argc, char **argv, cli_common *common);
 

@@ -19,6 +19,10 @@ static const char HELP[] =
     "  --explain        show how each match was scored\n"
     "  --limit N        at most N matches (default 5)\n"
     "  --max-input N    refuse input over N bytes (default 64 MiB)\n"
+    "  --env FILE       your installed versions (pip freeze, lock files, …; repeatable): each\n"
+    "                   match says whether it applies to them (see errata check --help)\n"
+    "  --env-set N=V    one package or tool version (repeatable)\n"
+    "  --env-auto       read lock files here and ask the tools on PATH for their versions\n"
     "  --color WHEN     auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
     "  --db FILE        the index (default: $ERRATA_DB, else the built-in path)\n\n"
     "When no pattern matches, records the text's words point to may be listed as guesses.\n\n"
@@ -87,17 +91,20 @@ static char *read_stdin(size_t max, size_t *len, errata_error *err)
 
 int cmd_lookup(int argc, char **argv, cli_common *common)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONGOPTS,
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
                                              {"explain", no_argument, NULL, 'e'},
                                              {"limit", required_argument, NULL, 'n'},
                                              {"max-input", required_argument, NULL, 'm'},
                                              {NULL, 0, NULL, 0}};
     errata_lookup_options lo = {0};
+    cli_env envopts = {0};
     bool explain = false;
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         int c = cli_common_option(common, opt, optarg);
+        if (c == 0)
+            c = cli_env_option(&envopts, opt, optarg);
         if (c < 0)
             return EXIT_TROUBLE;
         if (c > 0)
@@ -145,8 +152,15 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     if (!text)
         return cli_report(&err);
 
+    errata_env *env = NULL;
+    if (cli_env_given(&envopts) && !(env = cli_env_build(&envopts))) {
+        free(text);
+        return EXIT_TROUBLE;
+    }
+    lo.env = env;
     errata_db *db = cli_open_db(common);
     if (!db) {
+        errata_env_free(env);
         free(text);
         return EXIT_TROUBLE;
     }
@@ -166,6 +180,7 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     }
     errata_result_free(res);
     errata_close(db);
+    errata_env_free(env);
     free(text);
     return status;
 }

@@ -15,6 +15,7 @@ typedef struct {
 static const command COMMANDS[] = {
     {"lookup", cmd_lookup, "find the known failure in error text (a line, a trace, a log)"},
     {"search", cmd_search, "full-text search over the records"},
+    {"check", cmd_check, "list the known errors an environment's versions are exposed to"},
     {"show", cmd_show, "show one record by id"},
     {"validate", cmd_validate, "check record files and report every problem by file and field"},
     {"build", cmd_build, "validate the knowledge base and compile it into an index"},

@@ -52,7 +52,7 @@ static errata_code check_example(errata_db *db, const record *r, size_t j, errat
                                  errata_error *err)
 {
     const char *text = r->examples_match.v[j];
-    errata_lookup_options lo = {20, 0};
+    errata_lookup_options lo = {.max_results = 20};
     errata_result *res = NULL;
     errata_code rc = errata_lookup(db, text, strlen(text), &lo, &res, err);
     if (rc == ERRATA_ERR_ARG) /* an empty example: validate reports it */

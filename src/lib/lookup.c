@@ -181,7 +181,7 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
 #define FORMAT_WINDOW_AFTER 1024
 
 /* Adds the record's own parts to the occurrence's (confirm()) and sums them. */
-static void score(errata_match *m, const char *text, size_t len)
+static bool score(errata_match *m, const char *text, size_t len, const errata_env *env)
 {
     const record *r = m->rec;
     size_t line_start = line_start_of(text, m->start);
@@ -191,11 +191,19 @@ static void score(errata_match *m, const char *text, size_t len)
     m->parts.domain_fit = format_fits_domain(formats, r->domain);
     m->parts.confidence = r->confidence;
     m->parts.fix_success_rate = r->fix_success_rate;
-    m->score = m->parts.specificity * RANK_W_SPECIFICITY + m->parts.role_bonus +
+    if (!applicability_of(r, env ? &env->e : NULL, &m->app))
+        return false;
+    m->parts.applicability_bonus =
+        m->app.state == ERRATA_APPLICABILITY_NOT_AFFECTED ? RANK_NOT_AFFECTED
+        : m->app.state == ERRATA_APPLICABILITY_APPLIES && r->n_versions ? RANK_APPLIES
+                                                                          : 0.0;
+    m->score = m->parts.applicability_bonus +
+               m->parts.specificity * RANK_W_SPECIFICITY + m->parts.role_bonus +
                m->parts.position * RANK_W_POSITION +
                (m->parts.domain_fit ? RANK_W_DOMAIN_FIT : 0.0) +
                m->parts.confidence * RANK_W_CONFIDENCE +
                m->parts.fix_success_rate * RANK_W_FIX_RATE;
+    return true;
 }
 
 static int cmp_match(const void *a, const void *b)
@@ -208,6 +216,7 @@ static int cmp_match(const void *a, const void *b)
 
 static void match_clear(errata_match *m)
 {
+    applicability_clear(&m->app);
     free(m->text);
     for (size_t i = 0; i < m->n_caps; i++)
         free(m->caps[i].name), free(m->caps[i].value);
@@ -237,7 +246,8 @@ static bool only_space(const char *s, size_t n)
 
 /* Runs the confirmation step over every candidate and keeps the matches. */
 static errata_code confirm_all(errata_db *db, const unsigned char *hit, const char *text,
-                               size_t len, errata_result *res, errata_error *err)
+                               size_t len, const errata_env *env, errata_result *res,
+                               errata_error *err)
 {
     size_t total_lines = res->input_lines;
     pcre2_match_data *md = NULL;
@@ -269,7 +279,11 @@ static errata_code confirm_all(errata_db *db, const unsigned char *hit, const ch
                 rc = ERRATA_ERR_CORRUPT;
                 break;
             }
-            score(&m, text, len);
+            if (!score(&m, text, len, env)) {
+                match_clear(&m);
+                rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+                break;
+            }
             errata_match *p = realloc(res->m, (res->n + 1) * sizeof *p);
             if (!p) {
                 match_clear(&m);
@@ -321,6 +335,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
     if (rc == ERRATA_OK) {
         res->input_bytes = len;
         res->input_lines = count_lines(norm.buf, norm.len);
+        res->has_env = opts && opts->env;
         for (size_t k = 0; k < db->n_pcre_only; k++)
             st.hit[db->pcre_only[k]] = 1;
         if (db->hs) {
@@ -334,7 +349,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         }
     }
     if (rc == ERRATA_OK)
-        rc = confirm_all(db, st.hit, norm.buf, norm.len, res, err);
+        rc = confirm_all(db, st.hit, norm.buf, norm.len, opts ? opts->env : NULL, res, err);
     if (rc == ERRATA_OK && res->n == 0) {
         /* No pattern matched: offer the records the text's words point to, as guesses. */
         char *q = fallback_query(norm.buf, norm.len);
@@ -369,6 +384,13 @@ const errata_match *errata_result_match(const errata_result *res, size_t i)
 
 const errata_record *errata_match_record(const errata_match *m) { return m->rec; }
 int errata_match_is_fuzzy(const errata_match *m) { return m->fuzzy; }
+
+errata_applicability errata_match_applicability(const errata_match *m, const char **reason)
+{
+    if (reason)
+        *reason = m->app.reason ? m->app.reason : "not decided (a full-text guess)";
+    return m->app.state;
+}
 
 errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
                           errata_result **out, errata_error *err)

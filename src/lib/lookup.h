@@ -8,6 +8,7 @@
 
 #include "record.h"
 
+#include "applicability.h"
 #include "keylines.h"
 
 /* Score = the weighted sum of the parts below (docs/json-output.md, "Score").
@@ -26,6 +27,10 @@
 #define RANK_W_DOMAIN_FIT 3.0
 #define RANK_W_CONFIDENCE 3.0
 #define RANK_W_FIX_RATE 1.0
+/* Applicability to the user's environment, when one is given: a record that cannot happen on
+ * their versions drops below one that can, but is still shown (the environment may be stale). */
+#define RANK_APPLIES 3.0
+#define RANK_NOT_AFFECTED (-12.0)
 
 typedef struct {
     double specificity;      /* literal characters of the pattern's least specific alternative */
@@ -35,6 +40,7 @@ typedef struct {
     bool domain_fit;         /* the input's format fits the record's domain */
     double confidence;       /* the record's confidence */
     double fix_success_rate; /* the record's fix_success_rate */
+    double applicability_bonus; /* RANK_APPLIES, RANK_NOT_AFFECTED or 0 */
 } score_parts;
 
 typedef struct {
@@ -52,6 +58,7 @@ struct errata_match {
     char *text;        /* the matched text */
     capture *caps;
     size_t n_caps;
+    applicability app; /* to the lookup's environment */
 };
 
 struct errata_result {
@@ -60,6 +67,7 @@ struct errata_result {
     size_t input_bytes, input_lines;
     char **warnings; /* records skipped on this input, and why */
     size_t n_warnings;
+    bool has_env;    /* an environment was given: applicability is worth showing */
 };
 
 #endif

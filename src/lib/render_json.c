@@ -46,6 +46,14 @@ static void fill_record_json(json_t *rec, const errata_match *m)
     }
 }
 
+static json_t *applicability_to_json(const applicability *a)
+{
+    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "state", applicability_name(a->state), "reason",
+                     a->reason ? a->reason : "", "os", a->os_key ? json_string(a->os_key) : json_null(),
+                     "os_note", a->os_note ? json_string(a->os_note) : json_null(), "source",
+                     a->source ? json_string(a->source) : json_null());
+}
+
 static json_t *match_to_json(const errata_match *m, size_t rank)
 {
     if (m->fuzzy) {
@@ -61,15 +69,17 @@ static json_t *match_to_json(const errata_match *m, size_t rank)
     if (rec)
         fill_record_json(rec, m);
     const score_parts *p = &m->parts;
-    json_t *parts = json_pack("{s:f, s:s, s:f, s:f, s:b, s:f, s:f}", "specificity",
+    json_t *parts = json_pack("{s:f, s:s, s:f, s:f, s:b, s:f, s:f, s:f}", "specificity",
                               p->specificity, "line_role", line_role_name(p->role), "role_bonus",
                               p->role_bonus, "position", p->position, "domain_fit", p->domain_fit,
                               "confidence", p->confidence, "fix_success_rate",
-                              p->fix_success_rate);
-    return json_pack("{s:I, s:s, s:s, s:f, s:o, s:I, s:s, s:o, s:o}", "rank", (json_int_t)rank,
-                     "id", m->rec->id, "match", "regex", "score", m->score, "score_parts", parts,
-                     "line", (json_int_t)m->line, "matched_text", m->text, "captures", caps,
-                     "record", rec ? rec : json_null());
+                              p->fix_success_rate, "applicability_bonus",
+                              p->applicability_bonus);
+    return json_pack("{s:I, s:s, s:s, s:f, s:o, s:I, s:s, s:o, s:o, s:o}", "rank",
+                     (json_int_t)rank, "id", m->rec->id, "match", "regex", "score", m->score,
+                     "score_parts", parts, "line", (json_int_t)m->line, "matched_text", m->text,
+                     "captures", caps, "applicability", applicability_to_json(&m->app), "record",
+                     rec ? rec : json_null());
 }
 
 char *errata_result_to_json(const errata_result *res, const errata_render_options *opts)

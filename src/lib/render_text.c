@@ -99,7 +99,7 @@ static void workarounds(printer *p, const record *r, const errata_match *m)
     }
 }
 
-static void applicability(printer *p, const record *r)
+static void versions_and_os(printer *p, const record *r)
 {
     if (r->n_versions) {
         heading(p, p->L->applies);
@@ -155,7 +155,7 @@ static void record_body(printer *p, const record *r, const errata_match *m)
     indented(p, 2, p->zh && r->root_cause_zh ? r->root_cause_zh : r->root_cause, NULL);
     dead_ends(p, r, m);
     workarounds(p, r, m);
-    applicability(p, r);
+    versions_and_os(p, r);
     sb_putc(p->sb, '\n');
     if (r->official_doc_url)
         sb_printf(p->sb, "%s: %s%s%s\n", p->L->docs, r->official_doc_url,
@@ -164,6 +164,20 @@ static void record_body(printer *p, const record *r, const errata_match *m)
     sb_printf(p->sb, "%s: %s, confidence %.2f, fix rate %.2f, resolvable %s\n", p->L->trust,
               r->verification_tier, r->confidence, r->fix_success_rate, r->resolvable);
     edges(p, r);
+}
+
+static void applicability_line(printer *p, const applicability *a)
+{
+    const char *head = a->state == ERRATA_APPLICABILITY_APPLIES        ? "Applies to you"
+                       : a->state == ERRATA_APPLICABILITY_NOT_AFFECTED ? "Does NOT apply to you"
+                                                                        : "Applies to you: unknown";
+    style(p, a->state == ERRATA_APPLICABILITY_NOT_AFFECTED ? "33" : "1");
+    sb_puts(p->sb, head);
+    style(p, "0");
+    sb_printf(p->sb, " — %s%s%s%s\n", a->reason ? a->reason : "", a->source ? " (" : "",
+              a->source ? a->source : "", a->source ? ")" : "");
+    if (a->os_note)
+        sb_printf(p->sb, "On %s: %s\n", a->os_key, a->os_note);
 }
 
 static void init_printer(printer *p, strbuf *sb, const errata_render_options *opts)
@@ -204,6 +218,8 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
     } else {
         const errata_match *top = &res->m[0];
         record_body(&p, top->rec, top);
+        if (res->has_env)
+            applicability_line(&p, &top->app);
         sb_printf(&sb, "Matched line %zu: %.*s\n", top->line,
                   (int)(strcspn(top->text, "\n") < 200 ? strcspn(top->text, "\n") : 200),
                   top->text);

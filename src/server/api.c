@@ -66,7 +66,7 @@ static bool parse_lang(const char *s, errata_lang *lang)
 static bool lookup_json(errata_db *db, const char *text, size_t len, size_t limit,
                         errata_lang lang, char **out, errata_error *err)
 {
-    errata_lookup_options lo = {limit, 0};
+    errata_lookup_options lo = {.max_results = limit};
     errata_result *r = NULL;
     if (errata_lookup(db, text, len, &lo, &r, err) != ERRATA_OK)
         return false;

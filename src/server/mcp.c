@@ -153,7 +153,7 @@ static errata_lang arg_lang(arguments *a)
 static json_t *lookup_one(errata_db *db, const char *text, long limit, errata_lang lang,
                           char **md, char **js, errata_error *err)
 {
-    errata_lookup_options lo = {(size_t)limit, 0};
+    errata_lookup_options lo = {.max_results = (size_t)limit};
     errata_result *res = NULL;
     if (errata_lookup(db, text, strlen(text), &lo, &res, err) != ERRATA_OK)
         return NULL;

@@ -1,0 +1,86 @@
+/*
+ * cmd_check.c — `errata check`: the known errors an environment is exposed to.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char HELP[] =
+    "Usage: errata check [OPTIONS]\n\n"
+    "Lists every record whose version constraints the environment satisfies: errors to expect\n"
+    "before they happen, most trusted first (docs/environments.md).\n\n"
+    "Options:\n"
+    "  --env FILE        read installed versions from FILE (repeatable): pip freeze or\n"
+    "                    pip list --format=json output, requirements*.txt, poetry.lock, uv.lock,\n"
+    "                    package-lock.json, yarn.lock, pnpm-lock.yaml, Cargo.lock, go.mod,\n"
+    "                    os-release\n"
+    "  --env-set N=V     a package or tool version (repeatable), e.g. --env-set torch=2.3.0\n"
+    "  --env-auto        read the lock files here and ask python3, node, gcc, … for versions\n"
+    "  --json            the list as JSON\n"
+    "  --sarif           SARIF 2.1.0, for CI code scanning\n"
+    "  --db FILE         the index\n\n"
+    "Exit status: 0 something applies, 1 nothing does, 2 error.\n";
+
+int cmd_check(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
+                                             {"sarif", no_argument, NULL, 's'},
+                                             {NULL, 0, NULL, 0}};
+    cli_env envopts = {0};
+    bool sarif = false;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        int c = cli_common_option(common, opt, optarg);
+        if (c == 0)
+            c = cli_env_option(&envopts, opt, optarg);
+        if (c < 0)
+            return EXIT_TROUBLE;
+        if (c > 0)
+            continue;
+        if (opt == 'h') {
+            fputs(HELP, stdout);
+            return EXIT_MATCH;
+        }
+        if (opt == 's') {
+            sarif = true;
+            continue;
+        }
+        fputs("Run 'errata check --help' for the options.\n", stderr);
+        return EXIT_TROUBLE;
+    }
+    if (optind < argc) {
+        cli_error("check takes no arguments; give the environment with --env FILE");
+        return EXIT_TROUBLE;
+    }
+    if (!cli_env_given(&envopts)) {
+        cli_error("check needs an environment: --env FILE, --env-set NAME=VERSION or --env-auto");
+        return EXIT_TROUBLE;
+    }
+    errata_env *env = cli_env_build(&envopts);
+    if (!env)
+        return EXIT_TROUBLE;
+    errata_db *db = cli_open_db(common);
+    if (!db) {
+        errata_env_free(env);
+        return EXIT_TROUBLE;
+    }
+    char *out = NULL;
+    size_t count = 0;
+    errata_error err = {0};
+    errata_check_format fmt = sarif ? ERRATA_CHECK_SARIF
+                              : common->json ? ERRATA_CHECK_JSON
+                                             : ERRATA_CHECK_TEXT;
+    int status;
+    if (errata_check(db, env, fmt, &out, &count, &err) != ERRATA_OK) {
+        status = cli_report(&err);
+    } else {
+        cli_emit(out);
+        status = count ? EXIT_MATCH : EXIT_NONE;
+    }
+    errata_close(db);
+    errata_env_free(env);
+    return status;
+}
