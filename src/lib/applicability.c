@@ -47,15 +47,16 @@ static const char *comparable_version(const env_package *p)
     return p->eco == ECO_GO && v[0] == 'v' ? v + 1 : v;
 }
 
-/* The specifier of one versions[] entry with its introduced and removed bounds added. The
- * comma joins clauses as AND in every scheme the engine reads, except npm ranges, where a space
- * does: both are accepted there too. */
+/* The specifier of one versions[] entry with its introduced and removed bounds added. Records
+ * join clauses with a comma whatever the ecosystem ("react>=18,<19"), as PEP 440 does; npm
+ * ranges join them with a space and never use a comma, so for them the comma becomes a space. */
 static char *entry_specifier(const char *spec, const rec_version *v, version_scheme scheme)
 {
     strbuf sb;
     sb_init(&sb);
     const char *and = scheme == VSCHEME_SEMVER ? " " : ",";
-    sb_puts(&sb, spec);
+    for (const char *p = spec; *p; p++)
+        sb_putc(&sb, *p == ',' && scheme == VSCHEME_SEMVER ? ' ' : *p);
     if (v->introduced && *v->introduced)
         sb_printf(&sb, "%s>=%s", sb.len ? and : "", v->introduced);
     if (v->removed && *v->removed)
