@@ -1,0 +1,331 @@
+// MCP of Errata (docs/http-api.md) through the official TypeScript SDK client, over both
+// transports: stdio (`errata mcp --db …`) and Streamable HTTP (`errata serve`, POST /mcp).
+// For each: the 8 tools and their input schemas, every tool called with valid arguments and its
+// Markdown content and structuredContent checked, bad arguments, and ping.
+//
+// Environment: ERRATA_BIN (default ../../build/errata), ERRATA_DB (default: an index built
+// from ../../kb into a temporary directory), ERRATA_TEST_PIDS (a file to which the id of every
+// process started here is appended, so that a runner can stop it whatever happens).
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const BIN = process.env.ERRATA_BIN ? resolve(process.env.ERRATA_BIN) : join(ROOT, 'build/errata');
+
+const SEED_TEXT = 'RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters';
+const SEED_ID = 'huggingface/torch-compile-incompatible-with-peft';
+const CHAIN_ID = 'python/modulenotfounderror-no-module-named';
+const TRACE = `Traceback (most recent call last):
+  File "/srv/app/main.py", line 3, in <module>
+    import requests
+ModuleNotFoundError: No module named 'requests'
+`;
+
+// The tools of docs/http-api.md: their arguments and which are required.
+const TOOLS = {
+  lookup_error: { props: ['lang', 'limit', 'text'], required: ['text'] },
+  batch_lookup: { props: ['limit', 'texts'], required: ['texts'] },
+  get_error_detail: { props: ['id', 'lang'], required: ['id'] },
+  search_errors: { props: ['limit', 'query'], required: ['query'] },
+  list_error_domains: { props: [], required: [] },
+  list_errors_by_domain: { props: ['domain'], required: ['domain'] },
+  get_domain_stats: { props: [], required: [] },
+  get_error_chain: { props: ['depth', 'id'], required: ['id'] },
+};
+
+// structuredContent is "the same answer as JSON" as the HTTP API's: checked against the
+// schemas of docs/openapi.json.
+const doc = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8'));
+const BASE = 'https://errata.invalid/openapi.json';
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components', 'example']);
+addFormats(ajv);
+ajv.addSchema({ ...doc, $id: BASE });
+function assertSchema(name, value) {
+  const v = ajv.getSchema(`${BASE}#/components/schemas/${name}`);
+  assert.ok(v(value), `structuredContent is not a ${name}: ${ajv.errorsText(v.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+}
+
+let tmp;
+let db;
+
+function ensureIndex() {
+  if (process.env.ERRATA_DB) return process.env.ERRATA_DB;
+  tmp = mkdtempSync(join(tmpdir(), 'errata-mcp-'));
+  const out = join(tmp, 'index.db');
+  const r = spawnSync(BIN, ['build', join(ROOT, 'kb'), '-o', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `errata build failed: ${r.stderr}`);
+  return out;
+}
+
+function notePid(pid) {
+  if (pid && process.env.ERRATA_TEST_PIDS) appendFileSync(process.env.ERRATA_TEST_PIDS, `${pid}\n`);
+}
+
+function startServer() {
+  const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
+  notePid(child.pid);
+  const s = { child, stderr: '', url: null, exited: null };
+  s.exitPromise = new Promise((res) => child.on('exit', (code, signal) => { s.exited = { code, signal }; res(s.exited); }));
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`no "serving on" line within 15 s; stderr: ${s.stderr}`)), 15000);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d) => {
+      s.stderr += d;
+      const m = /^errata: serving on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(s.stderr);
+      if (m && !s.url) { s.url = m[1]; clearTimeout(timer); res(s); }
+    });
+    s.exitPromise.then((e) => { clearTimeout(timer); rej(new Error(`server exited (${e.code}, ${e.signal}); stderr: ${s.stderr}`)); });
+  });
+}
+
+async function stopServer(s) {
+  if (!s || s.exited) return s?.exited;
+  s.child.kill('SIGTERM');
+  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10000);
+  const e = await s.exitPromise;
+  clearTimeout(timer);
+  return e;
+}
+
+const textOf = (res) => res.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+// Calls a tool that must fail on its input: either a tool result with isError (what the
+// contract asks for input failures) or a JSON-RPC error (acceptable for arguments that do not
+// fit the input schema). Returns which it was.
+async function expectToolFailure(client, name, args) {
+  let res;
+  try {
+    res = await client.callTool({ name, arguments: args });
+  } catch (e) {
+    assert.ok(e.code === -32602 || e.code === -32600, `${name}(${JSON.stringify(args)}): unexpected error ${e.code} ${e.message}`);
+    return 'rpc-error';
+  }
+  assert.equal(res.isError, true, `${name}(${JSON.stringify(args)}) should fail: ${JSON.stringify(res).slice(0, 300)}`);
+  assert.ok(textOf(res).length > 0, 'an isError result says why');
+  return 'isError';
+}
+
+function transportSuite(name, makeTransport) {
+  describe(`MCP over ${name}`, () => {
+    let client;
+    let transport;
+
+    before(async () => {
+      transport = await makeTransport();
+      client = new Client({ name: 'errata-mcp-test', version: '0.0.0' });
+      await client.connect(transport);
+    });
+
+    after(async () => {
+      await client?.close();
+    });
+
+    test('initialize: server info and the tools capability', () => {
+      const caps = client.getServerCapabilities();
+      assert.ok(caps?.tools, `capabilities: ${JSON.stringify(caps)}`);
+      const info = client.getServerVersion();
+      assert.ok(info?.name, `serverInfo: ${JSON.stringify(info)}`);
+    });
+
+    test('ping', async () => {
+      const r = await client.ping();
+      assert.deepEqual(r, {});
+    });
+
+    test('listTools: the 8 tools with their input schemas', async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort());
+      for (const t of tools) {
+        const want = TOOLS[t.name];
+        assert.ok(t.description && t.description.length > 10, `${t.name}: a description`);
+        assert.equal(t.inputSchema?.type, 'object', `${t.name}: inputSchema.type`);
+        assert.deepEqual(Object.keys(t.inputSchema.properties ?? {}).sort(), want.props, `${t.name}: arguments`);
+        assert.deepEqual([...(t.inputSchema.required ?? [])].sort(), want.required, `${t.name}: required`);
+        // the schema compiles
+        new Ajv2020({ strict: false }).compile(t.inputSchema);
+      }
+      const by = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema.properties]));
+      assert.equal(by.lookup_error.text.type, 'string');
+      assert.equal(by.lookup_error.limit.minimum, 1);
+      assert.equal(by.lookup_error.limit.maximum, 20);
+      assert.deepEqual([...by.lookup_error.lang.enum].sort(), ['en', 'zh']);
+      assert.equal(by.batch_lookup.texts.type, 'array');
+      assert.equal(by.batch_lookup.texts.items?.type, 'string');
+      assert.equal(by.batch_lookup.texts.minItems, 1);
+      assert.equal(by.batch_lookup.texts.maxItems, 50);
+      assert.equal(by.get_error_chain.depth.minimum, 1);
+      assert.equal(by.get_error_chain.depth.maximum, 5);
+    });
+
+    test('lookup_error on the seed text', async () => {
+      const res = await client.callTool({ name: 'lookup_error', arguments: { text: SEED_TEXT } });
+      assert.notEqual(res.isError, true, textOf(res));
+      const md = textOf(res);
+      assert.ok(md.includes(SEED_ID), md.slice(0, 500));
+      assert.match(md, /TRY|workaround/i);
+      assert.match(md, /AVOID|dead end/i);
+      assert.equal(res.structuredContent.matches[0].id, SEED_ID);
+      assert.equal(res.structuredContent.matched, true);
+      assertSchema('LookupAnswer', res.structuredContent);
+    });
+
+    test('lookup_error with limit and lang zh', async () => {
+      const res = await client.callTool({ name: 'lookup_error', arguments: { text: TRACE, limit: 1, lang: 'zh' } });
+      assert.notEqual(res.isError, true, textOf(res));
+      assert.equal(res.structuredContent.matches.length, 1);
+      assert.equal(res.structuredContent.matches[0].id, CHAIN_ID);
+      assert.match(textOf(res), /[\u4e00-\u9fff]/, 'Chinese text in the Markdown');
+    });
+
+    test('batch_lookup', async () => {
+      const res = await client.callTool({ name: 'batch_lookup', arguments: { texts: [SEED_TEXT, TRACE], limit: 2 } });
+      assert.notEqual(res.isError, true, textOf(res));
+      const { results } = res.structuredContent;
+      assert.equal(results.length, 2);
+      assert.equal(results[0].matches[0].id, SEED_ID);
+      assert.equal(results[1].matches[0].id, CHAIN_ID);
+      for (const r of results) assert.ok(r.matches.length <= 2);
+      assertSchema('BatchAnswer', res.structuredContent);
+      const md = textOf(res);
+      assert.ok(md.includes(SEED_ID) && md.includes(CHAIN_ID));
+    });
+
+    test('get_error_detail', async () => {
+      const res = await client.callTool({ name: 'get_error_detail', arguments: { id: SEED_ID } });
+      assert.notEqual(res.isError, true, textOf(res));
+      assert.equal(res.structuredContent.id, SEED_ID);
+      assertSchema('Record', res.structuredContent);
+      assert.ok(textOf(res).includes(SEED_TEXT));
+      const zh = await client.callTool({ name: 'get_error_detail', arguments: { id: SEED_ID, lang: 'zh' } });
+      assert.notEqual(zh.isError, true, textOf(zh));
+      assert.match(textOf(zh), /[\u4e00-\u9fff]/);
+    });
+
+    test('search_errors', async () => {
+      const res = await client.callTool({ name: 'search_errors', arguments: { query: 'torch compile peft adapters', limit: 3 } });
+      assert.notEqual(res.isError, true, textOf(res));
+      const { matches } = res.structuredContent;
+      assert.ok(matches.length >= 1 && matches.length <= 3);
+      assert.ok(matches.some((m) => m.id === SEED_ID));
+      for (const m of matches) assert.equal(m.match, 'fuzzy');
+      assertSchema('LookupAnswer', res.structuredContent);
+      assert.ok(textOf(res).includes(SEED_ID));
+    });
+
+    test('list_error_domains', async () => {
+      const res = await client.callTool({ name: 'list_error_domains', arguments: {} });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('Domains', res.structuredContent);
+      const names = res.structuredContent.domains.map((d) => d.domain);
+      assert.ok(names.includes('python'));
+      assert.ok(textOf(res).includes('python'));
+    });
+
+    test('list_errors_by_domain', async () => {
+      const res = await client.callTool({ name: 'list_errors_by_domain', arguments: { domain: 'python' } });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('DomainRecords', res.structuredContent);
+      assert.equal(res.structuredContent.domain, 'python');
+      assert.ok(res.structuredContent.records.some((r) => r.id === CHAIN_ID));
+      assert.ok(textOf(res).includes(CHAIN_ID));
+    });
+
+    test('get_domain_stats', async () => {
+      const res = await client.callTool({ name: 'get_domain_stats', arguments: {} });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('Stats', res.structuredContent);
+      assert.ok(res.structuredContent.records > 0);
+      assert.ok(textOf(res).includes(String(res.structuredContent.records)));
+    });
+
+    test('get_error_chain', async () => {
+      const res = await client.callTool({ name: 'get_error_chain', arguments: { id: CHAIN_ID, depth: 1 } });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('Chain', res.structuredContent);
+      assert.equal(res.structuredContent.root, CHAIN_ID);
+      assert.equal(res.structuredContent.depth, 1);
+      assert.ok(res.structuredContent.edges.length >= 3);
+      assert.ok(textOf(res).includes('pip/externally-managed-environment'));
+    });
+
+    test('input failures answer isError', async (t) => {
+      for (const [name, args] of [['get_error_detail', { id: 'python/no-such-record' }], ['lookup_error', { text: '' }],
+        ['list_errors_by_domain', { domain: 'no-such-domain' }], ['get_error_chain', { id: 'python/no-such-record' }]]) {
+        await t.test(`${name}(${JSON.stringify(args)})`, async () => {
+          assert.equal(await expectToolFailure(client, name, args), 'isError');
+        });
+      }
+    });
+
+    test('bad arguments fail (isError or JSON-RPC -32602)', async () => {
+      await expectToolFailure(client, 'lookup_error', {});
+      await expectToolFailure(client, 'lookup_error', { text: 42 });
+      await expectToolFailure(client, 'lookup_error', { text: SEED_TEXT, limit: 0 });
+      await expectToolFailure(client, 'batch_lookup', { texts: [] });
+      await expectToolFailure(client, 'batch_lookup', { texts: Array.from({ length: 51 }, () => SEED_TEXT) });
+      await expectToolFailure(client, 'get_error_chain', { id: CHAIN_ID, depth: 9 });
+    });
+
+    test('an unknown tool fails', async () => {
+      await expectToolFailure(client, 'no_such_tool', {});
+    });
+
+    test('still answers after the failures', async () => {
+      assert.deepEqual(await client.ping(), {});
+      const res = await client.callTool({ name: 'lookup_error', arguments: { text: SEED_TEXT, limit: 1 } });
+      assert.equal(res.structuredContent.matches[0].id, SEED_ID);
+    });
+  });
+}
+
+let server;
+
+before(async () => {
+  db = ensureIndex();
+});
+
+after(async () => {
+  const e = await stopServer(server);
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  if (server) assert.deepEqual(e, { code: 0, signal: null }, `errata serve exit on SIGTERM; stderr: ${server.stderr}`);
+});
+
+let stdioChild;
+let stdioStderr = '';
+transportSuite('stdio', async () => {
+  const t = new StdioClientTransport({ command: BIN, args: ['mcp', '--db', db], stderr: 'pipe' });
+  t.stderr.on('data', (d) => { stdioStderr += d; });
+  const start = t.start.bind(t);
+  t.start = async () => {
+    await start();
+    notePid(t.pid);
+    stdioChild = t._process; // to see how it exits when its stdin closes
+  };
+  return t;
+});
+
+test('errata mcp exits 0 by itself when its stdin closes', async () => {
+  assert.ok(stdioChild, 'the stdio server was started');
+  if (stdioChild.exitCode === null && stdioChild.signalCode === null) {
+    await new Promise((res) => stdioChild.once('exit', res));
+  }
+  assert.equal(stdioChild.signalCode, null, `killed by ${stdioChild.signalCode} (it did not exit within 2 s of EOF); stderr: ${stdioStderr}`);
+  assert.equal(stdioChild.exitCode, 0, `stderr: ${stdioStderr}`);
+});
+
+transportSuite('Streamable HTTP', async () => {
+  server = await startServer();
+  return new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));
+});
