@@ -115,7 +115,7 @@ int main(int argc, char **argv)
     memset(&all, 0, sizeof all);
     strcpy(all.name, "all");
     size_t nv = 0, nd = 0;
-    errata_lookup_options lo = {10, 0};
+    errata_lookup_options lo = {.max_results = 10};
     for (int f = 0; f < nfiles; f++) {
         const char *fn = names[f]->d_name;
         size_t l = strlen(fn);
