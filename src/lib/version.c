@@ -484,7 +484,7 @@ static bool pep_parse(span text, bool wildcard_ok, pep_version *v, char *why, si
  * after words, words ignoring case; no label, or fewer segments, first. */
 static int local_cmp(span a, span b)
 {
-    span x, y;
+    span x = {0}, y = {0};
     for (;;) {
         bool hx = next_field(&a, "-_.", &x), hy = next_field(&b, "-_.", &y);
         if (!hx || !hy)
@@ -966,7 +966,7 @@ static bool sv_version_parse(span text, sv_version *v, char *why, size_t why_siz
 
 static int sv_pre_cmp(span a, span b)
 {
-    span x, y;
+    span x = {0}, y = {0};
     for (;;) {
         bool hx = next_field(&a, ".", &x), hy = next_field(&b, ".", &y);
         if (!hx || !hy)

@@ -101,7 +101,8 @@ static void rm_tree(const char *dir)
 static void write_text(const char *dir, const char *name, const char *text, mode_t mode)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < sizeof path);
     FILE *fp = fopen(path, "wb");
     assert_non_null(fp);
     fputs(text, fp);
