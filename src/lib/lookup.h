@@ -50,6 +50,7 @@ typedef struct {
 struct errata_match {
     const record *rec; /* owned by the db */
     bool fuzzy;        /* a full-text guess, not a pattern match (score is then BM25's) */
+    const char *raw_json; /* the record as the index stores it (owned by the db) */
     size_t entry;      /* the record's entry in the db */
     double score;
     score_parts parts;

@@ -9,6 +9,7 @@
 
 #include "lookup.h"
 #include "placeholder.h"
+#include "strbuf.h"
 
 /* Replaces obj[key] (a string) by its filled-in form. */
 static void fill_member(json_t *obj, const char *key, const errata_match *m)
@@ -46,59 +47,136 @@ static void fill_record_json(json_t *rec, const errata_match *m)
     }
 }
 
-static json_t *applicability_to_json(const applicability *a)
+/* The answer is written directly rather than built as a jansson tree: a lookup answers with
+ * whole records, and a record that has no captures to fill in is copied as the compact JSON the
+ * index already stores. That halves the cost of an HTTP lookup. */
+
+/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 kept as it is (the
+ * text has been normalised to valid UTF-8). */
+static void json_str(strbuf *sb, const char *s)
 {
-    return json_pack("{s:s, s:s, s:o, s:o, s:o}", "state", applicability_name(a->state), "reason",
-                     a->reason ? a->reason : "", "os", a->os_key ? json_string(a->os_key) : json_null(),
-                     "os_note", a->os_note ? json_string(a->os_note) : json_null(), "source",
-                     a->source ? json_string(a->source) : json_null());
+    sb_putc(sb, '"');
+    while (*s) {
+        size_t run = 0;
+        while (s[run] && s[run] != '"' && s[run] != '\\' && (unsigned char)s[run] >= 0x20)
+            run++;
+        sb_append(sb, s, run);
+        s += run;
+        if (!*s)
+            break;
+        unsigned char c = (unsigned char)*s++;
+        switch (c) {
+        case '"': sb_puts(sb, "\\\""); break;
+        case '\\': sb_puts(sb, "\\\\"); break;
+        case '\n': sb_puts(sb, "\\n"); break;
+        case '\t': sb_puts(sb, "\\t"); break;
+        case '\r': sb_puts(sb, "\\r"); break;
+        default: sb_printf(sb, "\\u%04x", c); break;
+        }
+    }
+    sb_putc(sb, '"');
 }
 
-static json_t *match_to_json(const errata_match *m, size_t rank)
+static void json_str_or_null(strbuf *sb, const char *s)
 {
-    if (m->fuzzy) {
-        json_t *rec = record_to_json(m->rec);
-        return json_pack("{s:I, s:s, s:s, s:f, s:n, s:n, s:n, s:{}, s:o}", "rank", (json_int_t)rank,
-                         "id", m->rec->id, "match", "fuzzy", "score", m->score, "score_parts",
-                         "line", "matched_text", "captures", "record", rec ? rec : json_null());
+    if (s)
+        json_str(sb, s);
+    else
+        sb_puts(sb, "null");
+}
+
+static void applicability_json(strbuf *sb, const applicability *a)
+{
+    sb_puts(sb, "{\"state\":");
+    json_str(sb, applicability_name(a->state));
+    sb_puts(sb, ",\"reason\":");
+    json_str(sb, a->reason ? a->reason : "");
+    sb_puts(sb, ",\"os\":");
+    json_str_or_null(sb, a->os_key);
+    sb_puts(sb, ",\"os_note\":");
+    json_str_or_null(sb, a->os_note);
+    sb_puts(sb, ",\"source\":");
+    json_str_or_null(sb, a->source);
+    sb_putc(sb, '}');
+}
+
+/* The record of a match: the stored JSON when nothing needs filling in, else rebuilt with the
+ * captures in place. */
+static void record_json(strbuf *sb, const errata_match *m)
+{
+    if (m->n_caps == 0 && m->raw_json) {
+        sb_puts(sb, m->raw_json);
+        return;
     }
-    json_t *caps = json_object();
-    for (size_t i = 0; i < m->n_caps; i++)
-        json_object_set_new(caps, m->caps[i].name, json_string(m->caps[i].value));
     json_t *rec = record_to_json(m->rec);
     if (rec)
         fill_record_json(rec, m);
+    char *s = rec ? json_dumps(rec, JSON_COMPACT) : NULL;
+    sb_puts(sb, s ? s : "null");
+    free(s);
+    json_decref(rec);
+}
+
+static void match_json(strbuf *sb, const errata_match *m, size_t rank)
+{
+    sb_printf(sb, "{\"rank\":%zu,\"id\":", rank);
+    json_str(sb, m->rec->id);
+    if (m->fuzzy) {
+        sb_printf(sb, ",\"match\":\"fuzzy\",\"score\":%.6g,\"score_parts\":null,\"line\":null,"
+                      "\"matched_text\":null,\"captures\":{},\"record\":",
+                  m->score);
+        record_json(sb, m);
+        sb_putc(sb, '}');
+        return;
+    }
     const score_parts *p = &m->parts;
-    json_t *parts = json_pack("{s:f, s:s, s:f, s:f, s:b, s:f, s:f, s:f}", "specificity",
-                              p->specificity, "line_role", line_role_name(p->role), "role_bonus",
-                              p->role_bonus, "position", p->position, "domain_fit", p->domain_fit,
-                              "confidence", p->confidence, "fix_success_rate",
-                              p->fix_success_rate, "applicability_bonus",
-                              p->applicability_bonus);
-    return json_pack("{s:I, s:s, s:s, s:f, s:o, s:I, s:s, s:o, s:o, s:o}", "rank",
-                     (json_int_t)rank, "id", m->rec->id, "match", "regex", "score", m->score,
-                     "score_parts", parts, "line", (json_int_t)m->line, "matched_text", m->text,
-                     "captures", caps, "applicability", applicability_to_json(&m->app), "record",
-                     rec ? rec : json_null());
+    sb_printf(sb,
+              ",\"match\":\"regex\",\"score\":%.6g,\"score_parts\":{\"specificity\":%.6g,"
+              "\"line_role\":\"%s\",\"role_bonus\":%.6g,\"position\":%.6g,\"domain_fit\":%s,"
+              "\"confidence\":%.6g,\"fix_success_rate\":%.6g,\"applicability_bonus\":%.6g},"
+              "\"line\":%zu,\"matched_text\":",
+              m->score, p->specificity, line_role_name(p->role), p->role_bonus, p->position,
+              p->domain_fit ? "true" : "false", p->confidence, p->fix_success_rate,
+              p->applicability_bonus, m->line);
+    json_str(sb, m->text);
+    sb_puts(sb, ",\"captures\":{");
+    for (size_t i = 0; i < m->n_caps; i++) {
+        if (i)
+            sb_putc(sb, ',');
+        json_str(sb, m->caps[i].name);
+        sb_putc(sb, ':');
+        json_str(sb, m->caps[i].value);
+    }
+    sb_puts(sb, "},\"applicability\":");
+    applicability_json(sb, &m->app);
+    sb_puts(sb, ",\"record\":");
+    record_json(sb, m);
+    sb_putc(sb, '}');
 }
 
 char *errata_result_to_json(const errata_result *res, const errata_render_options *opts)
 {
     (void)opts;
-    json_t *matches = json_array();
-    for (size_t i = 0; matches && i < res->n; i++)
-        json_array_append_new(matches, match_to_json(&res->m[i], i + 1));
-    json_t *warnings = json_array();
-    for (size_t i = 0; warnings && i < res->n_warnings; i++)
-        json_array_append_new(warnings, json_string(res->warnings[i]));
+    strbuf sb;
+    sb_init(&sb);
     bool matched = res->n > 0 && !res->m[0].fuzzy;
-    json_t *root = json_pack("{s:s, s:b, s:{s:I, s:I}, s:o, s:o}", "errata_version",
-                             ERRATA_VERSION, "matched", matched, "input", "bytes",
-                             (json_int_t)res->input_bytes, "lines", (json_int_t)res->input_lines,
-                             "matches", matches, "warnings", warnings);
-    char *out = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
-    json_decref(root);
-    return out;
+    sb_printf(&sb,
+              "{\"errata_version\":\"%s\",\"matched\":%s,\"input\":{\"bytes\":%zu,\"lines\":%zu},"
+              "\"matches\":[",
+              ERRATA_VERSION, matched ? "true" : "false", res->input_bytes, res->input_lines);
+    for (size_t i = 0; i < res->n; i++) {
+        if (i)
+            sb_putc(&sb, ',');
+        match_json(&sb, &res->m[i], i + 1);
+    }
+    sb_puts(&sb, "],\"warnings\":[");
+    for (size_t i = 0; i < res->n_warnings; i++) {
+        if (i)
+            sb_putc(&sb, ',');
+        json_str(&sb, res->warnings[i]);
+    }
+    sb_puts(&sb, "]}");
+    return sb_finish(&sb);
 }
 
 char *errata_record_to_json(const errata_record *r)

@@ -167,7 +167,7 @@ static void ranges_introduced_removed_and_os(void **state)
     errata_error err = {0};
     assert_int_equal(errata_lookup(f->db, msg, strlen(msg), &lo, &res, &err), ERRATA_OK);
     char *json = errata_result_to_json(res, NULL);
-    assert_non_null(strstr(json, "\"os_note\": \"on Linux, check ulimit\""));
+    assert_non_null(strstr(json, "\"os_note\":\"on Linux, check ulimit\""));
     free(json);
     errata_result_free(res);
     errata_env_free(env);

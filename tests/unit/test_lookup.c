@@ -148,7 +148,7 @@ static void chinese_output_uses_chinese_fields(void **state)
 {
     fixture *f = *state;
     errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
-    errata_render_options zh = {ERRATA_LANG_ZH, 0, 0};
+    errata_render_options zh = {.lang = ERRATA_LANG_ZH};
     char *text = errata_result_to_text(res, &zh);
     assert_non_null(strstr(text, "运行时错误"));
     assert_non_null(strstr(text, "根本原因"));
@@ -173,7 +173,7 @@ static void captures_fill_the_answer(void **state)
     free(text);
     char *json = errata_result_to_json(res, NULL);
     assert_non_null(strstr(json, "pip install torch"));
-    assert_non_null(strstr(json, "\"module\": \"torch\""));
+    assert_non_null(strstr(json, "\"module\":\"torch\""));
     free(json);
     errata_result_free(res);
 }
@@ -204,7 +204,7 @@ static void no_match_is_not_an_error(void **state)
     assert_non_null(strstr(text, "No known error matched"));
     free(text);
     char *json = errata_result_to_json(res, NULL);
-    assert_non_null(strstr(json, "\"matched\": false"));
+    assert_non_null(strstr(json, "\"matched\":false"));
     free(json);
     errata_result_free(res);
 }
@@ -253,7 +253,7 @@ static void fifty_megabytes_are_scanned(void **state)
     assert_int_equal(errata_match_line(errata_result_match(res, 0)), lines + 1);
     errata_result_free(res);
 
-    errata_lookup_options small = {0, 1024 * 1024};
+    errata_lookup_options small = {.max_input = 1024 * 1024};
     errata_error err = {0};
     assert_int_equal(errata_lookup(f->db, big, len, &small, &res, &err), ERRATA_ERR_TOO_BIG);
     assert_non_null(strstr(err.message, "limit"));
@@ -289,8 +289,8 @@ static void no_pattern_match_falls_back_to_marked_guesses(void **state)
     assert_non_null(strstr(text, "a guess"));
     free(text);
     char *json = errata_result_to_json(res, NULL);
-    assert_non_null(strstr(json, "\"match\": \"fuzzy\""));
-    assert_non_null(strstr(json, "\"matched\": false"));
+    assert_non_null(strstr(json, "\"match\":\"fuzzy\""));
+    assert_non_null(strstr(json, "\"matched\":false"));
     free(json);
     errata_result_free(res);
 
