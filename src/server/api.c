@@ -162,7 +162,7 @@ static void lookup_post(errata_db *db, const http_request *req, http_response *r
     size_t limit;
     errata_lang lang;
     if (!json_is_string(text))
-        http_error(res, 400, "bad_request", "the body needs \"text\": the error text, a string");
+        http_error(res, 400, "invalid_json", "the body needs \"text\": the error text, a string");
     else if (json_options(j, &limit, &lang, res))
         lookup_answer(db, json_string_value(text), json_string_length(text), limit, lang, res);
     json_decref(j);
@@ -177,7 +177,7 @@ static void lookup_batch(errata_db *db, const http_request *req, http_response *
     size_t limit;
     errata_lang lang;
     if (!json_is_array(items) || json_array_size(items) == 0) {
-        http_error(res, 400, "bad_request", "the body needs \"items\": an array of {\"text\": …}");
+        http_error(res, 400, "invalid_json", "the body needs \"items\": an array of {\"text\": …}");
     } else if (json_array_size(items) > MAX_BATCH) {
         http_error(res, 400, "bad_request", "at most %d items in one batch, not %zu", MAX_BATCH,
                    json_array_size(items));
@@ -191,7 +191,7 @@ static void lookup_batch(errata_db *db, const http_request *req, http_response *
             char *out;
             errata_error err = {0};
             if (!json_is_string(text)) {
-                http_error(res, 400, "bad_request", "items[%zu] needs \"text\", a string", i);
+                http_error(res, 400, "invalid_json", "items[%zu] needs \"text\", a string", i);
                 break;
             }
             if (!lookup_json(db, json_string_value(text), json_string_length(text), limit, lang,

@@ -104,16 +104,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!(st = calloc(1, sizeof *st)))
             return MHD_NO;
         *con_cls = st;
-        /* Refuse a declared oversize body before reading any of it. */
+        /* A declared oversize body is read and discarded, not stored, and answered 413 at the
+         * end: answering before reading it and closing makes many clients see a reset
+         * instead of the 413. */
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > ctx->max_body) {
+        if (cl && strtoull(cl, NULL, 10) > ctx->max_body)
             st->too_large = 1;
-            http_response res = {0};
-            http_error(&res, 413, "payload_too_large",
-                       "the body is %s bytes; the limit is %zu bytes", cl, ctx->max_body);
-            return send_response(conn, &res);
-        }
         return MHD_YES;
     }
     if (*upload_size) {

@@ -166,6 +166,10 @@ static json_t *lookup_one(errata_db *db, const char *text, long limit, errata_la
 
 static json_t *tool_lookup(errata_db *db, arguments *a)
 {
+    /* An empty text is a failure of the tool on its input (isError), not a malformed call. */
+    const json_t *t = json_object_get(a->args, "text");
+    if (json_is_string(t) && json_string_length(t) == 0)
+        return tool_failure("the text is empty: give the error output to look up");
     const char *text = arg_string(a, "text", true);
     long limit = arg_int(a, "limit", 1, 20, 5);
     errata_lang lang = arg_lang(a);

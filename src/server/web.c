@@ -162,6 +162,10 @@ int web_route(errata_db *db, const http_request *req, http_response *res)
         }
         return 1;
     }
+    if (strcmp(p, "/favicon.ico") == 0) {
+        http_set(res, 204, NULL, NULL); /* no icon: say so without an error */
+        return 1;
+    }
     bool mine = strcmp(p, "/") == 0 || strncmp(p, "/records/", 9) == 0 ||
                 strcmp(p, "/domains") == 0 || strncmp(p, "/domains/", 9) == 0 ||
                 strncmp(p, "/assets/", 8) == 0 || strcmp(p, "/openapi.json") == 0;

@@ -533,9 +533,17 @@ test('web pages: /, /?q=, /records/{id}, /domains, /domains/{domain}', async () 
 
 test('unknown record id, domain, chain root and path are 404', async (t) => {
   for (const path of ['/api/v1/records/python/no-such-record', '/api/v1/domains/no-such-domain',
-    '/api/v1/chain/python/no-such-record', '/api/v1/no-such-endpoint', '/no/such/page',
-    '/records/python/no-such-record', '/domains/no-such-domain']) {
+    '/api/v1/chain/python/no-such-record', '/api/v1/no-such-endpoint', '/no/such/page']) {
     await t.test(`GET ${path}`, () => expectError('GET', path, 404, 'not_found'));
+  }
+  // Web pages answer a person: a 404 page in HTML, as the document declares.
+  for (const path of ['/records/python/no-such-record', '/domains/no-such-domain']) {
+    await t.test(`GET ${path} (HTML)`, async () => {
+      const r = await call('GET', path);
+      assert.equal(r.status, 404);
+      assert.match(r.headers['content-type'], /^text\/html/);
+      assert.match(r.text, /Not found/);
+    });
   }
 });
 
