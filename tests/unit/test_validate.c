@@ -2,6 +2,7 @@
  * test_validate.c — the meaning checks: what `errata validate` says about the seed, and each
  * rule of docs/format.md that a schema cannot express.
  */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,19 @@ static void regex_rules(void **state)
                  "begins with");
     expect_warning("regex", "\"RuntimeError: torch\\\\.compile is broken\"", "regex",
                    "own signature");
+    /* Placeholders in the signature stand for values: N for a number, X for a name. */
+    char *text = seed_with("signature", "\"connect to X port N failed: Connection refused\"");
+    char *both = NULL;
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    json_object_set_new(j, "regex", json_string("connect to \\S+ port \\d+ failed: Connection refused"));
+    both = json_dumps(j, 0);
+    json_decref(j);
+    errata_diags *d = validate_text(both);
+    assert_null(find_diag(d, ERRATA_SEV_WARNING, "regex", "own signature"));
+    errata_diags_free(d);
+    free(both);
+    free(text);
 }
 
 static void example_rules(void **state)
