@@ -226,8 +226,8 @@ static size_t log_level(const char *s, size_t n, size_t at)
                 return 0;
             j++;
         }
-        if (j < n && s[j] == ':')
-            j++;
+        /* "ERROR:" with a colon is the tool's own word (psql's "ERROR:  relation … does not
+         * exist"), which patterns match on; only a bare or bracketed level is framing. */
         return j < n && (s[j] == ' ' || s[j] == '\t') ? j - at : 0;
     }
     return 0;

@@ -57,6 +57,9 @@ static void line_prefixes(void **state)
            "Process completed with exit code 1.");
     expect("2026-12-01 10:00:00,123 ERROR fatal: not a git repository",
            "fatal: not a git repository");
+    /* A level with a colon belongs to the message: psql prints "ERROR:  relation …". */
+    expect("2026-12-03T16:06:08.6686321Z ERROR:  relation \"drivers\" does not exist",
+           "ERROR:  relation \"drivers\" does not exist");
     expect("2026-12-01 10:00:00+02:00 [warn] disk almost full", "disk almost full");
     expect("[10:00:00] error: boom", "error: boom");
     expect("[2026-12-01T10:00:00Z] ERROR: boom", "ERROR: boom");
