@@ -109,7 +109,7 @@ sed -n '/^local TRACE = \[==\[$/,/^\]==\]$/p' load.lua | sed '1d;$d' >"$T/trace.
 TRACE_ID=python/attributeerror-nonetype-has-no-attribute
 echo "# trace: $(wc -l <"$T/trace.txt") lines, $(wc -c <"$T/trace.txt") bytes"
 check "the CLI matches the 40-line trace to $TRACE_ID" \
-    bash -c '"$1" --db "$2" lookup --json --limit 1 <"$3" | grep -q "\"id\": \"$4\""' _ "$BIN" "$T/index.db" "$T/trace.txt" "$TRACE_ID"
+    bash -c '"$1" --db "$2" lookup --json --limit 1 <"$3" | jq -e --arg id "$4" ".matches[0].id == \$id" >/dev/null' _ "$BIN" "$T/index.db" "$T/trace.txt" "$TRACE_ID"
 
 # --- the mixed run ----------------------------------------------------------------------
 start_server mix
