@@ -138,8 +138,12 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
                 return -1;
             break; /* keep the occurrences found before PCRE2 gave up */
         }
-        for (; counted_to < ov[0]; counted_to++)
-            line += text[counted_to] == '\n';
+        for (const char *nl; counted_to < ov[0] &&
+                             (nl = memchr(text + counted_to, '\n', ov[0] - counted_to));) {
+            line++;
+            counted_to = (size_t)(nl - text) + 1;
+        }
+        counted_to = ov[0];
         PCRE2_SPTR mark = pcre2_get_mark(md);
         long alt = mark ? strtol((const char *)mark, NULL, 10) : -1;
         score_parts p = {0};
@@ -177,8 +181,8 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
 
 /* The format of the output around a match: a traceback's header stands a few lines above its
  * last line, so a window of some kilobytes is enough and keeps a long log from costing more. */
-#define FORMAT_WINDOW_BEFORE 4096
-#define FORMAT_WINDOW_AFTER 1024
+#define FORMAT_WINDOW_BEFORE 2048
+#define FORMAT_WINDOW_AFTER 512
 
 /* Adds the record's own parts to the occurrence's (confirm()) and sums them. */
 static bool score(errata_match *m, const char *text, size_t len, const errata_env *env)

@@ -146,7 +146,7 @@ void normalize_text(const char *in, size_t len, strbuf *out)
 static size_t digits(const char *s, size_t n, size_t at, size_t count)
 {
     for (size_t i = 0; i < count; i++)
-        if (at + i >= n || !isdigit((unsigned char)s[at + i]))
+        if (at + i >= n || s[at + i] < '0' || s[at + i] > '9')
             return 0;
     return count;
 }

@@ -62,6 +62,11 @@ static int setup(void **state)
     /* A catastrophically backtracking pattern that only PCRE2 can run (\\K is PCRE2's). */
     add(f->dir, "test/hostile",
         mini_record("test/hostile", "hostile pattern: (?:(a|aa)+)+\\\\Kb", "none", 0.5));
+    /* Non-ASCII input under patterns Hyperscan scans as bytes, and under one it must not. */
+    add(f->dir, "test/bytes-unbounded",
+        mini_record("test/bytes-unbounded", "unicode check: '[^']+' done", "none", 0.5));
+    add(f->dir, "test/bytes-single",
+        mini_record("test/bytes-single", "unicode single: a.b done here", "none", 0.5));
     char *kb = malloc(strlen(f->dir) + 8);
     sprintf(kb, "%s/kb", f->dir);
     f->db = build_and_open(kb, f->dir);
@@ -317,6 +322,23 @@ static void no_pattern_match_falls_back_to_marked_guesses(void **state)
     assert_int_equal(errata_search(f->db, "  ", 2, 0, &res, &err), ERRATA_ERR_ARG);
 }
 
+static void non_ascii_text_matches_in_every_scan_mode(void **state)
+{
+    fixture *f = *state;
+    const char *a = "unicode check: 'café 中文' done";
+    errata_result *res = lookup(f, a, strlen(a));
+    assert_string_equal(top_id(res), "test/bytes-unbounded");
+    errata_result_free(res);
+    const char *b = "unicode single: aéb done here"; /* one character, two bytes */
+    res = lookup(f, b, strlen(b));
+    assert_string_equal(top_id(res), "test/bytes-single");
+    errata_result_free(res);
+    const char *c = "UNICODE CHECK: 'X' DONE";       /* case-insensitive in byte mode too */
+    res = lookup(f, c, strlen(c));
+    assert_string_equal(top_id(res), "test/bytes-unbounded");
+    errata_result_free(res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +353,7 @@ int main(void)
         cmocka_unit_test(fifty_megabytes_are_scanned),
         cmocka_unit_test(hostile_pattern_gives_up_and_says_so),
         cmocka_unit_test(no_pattern_match_falls_back_to_marked_guesses),
+        cmocka_unit_test(non_ascii_text_matches_in_every_scan_mode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
