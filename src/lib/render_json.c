@@ -51,11 +51,10 @@ static void fill_record_json(json_t *rec, const errata_match *m)
  * whole records, and a record that has no captures to fill in is copied as the compact JSON the
  * index already stores. That halves the cost of an HTTP lookup. */
 
-/* A JSON string: quotes, backslashes and control characters escaped; UTF-8 kept as it is (the
- * text has been normalised to valid UTF-8). */
-static void json_str(strbuf *sb, const char *s)
+/* The inside of a JSON string: quotes, backslashes and control characters escaped; UTF-8 kept
+ * as it is (the text has been normalised to valid UTF-8). */
+static void json_str_body(strbuf *sb, const char *s)
 {
-    sb_putc(sb, '"');
     while (*s) {
         size_t run = 0;
         while (s[run] && s[run] != '"' && s[run] != '\\' && (unsigned char)s[run] >= 0x20)
@@ -74,6 +73,12 @@ static void json_str(strbuf *sb, const char *s)
         default: sb_printf(sb, "\\u%04x", c); break;
         }
     }
+}
+
+static void json_str(strbuf *sb, const char *s)
+{
+    sb_putc(sb, '"');
+    json_str_body(sb, s);
     sb_putc(sb, '"');
 }
 
@@ -100,12 +105,60 @@ static void applicability_json(strbuf *sb, const applicability *a)
     sb_putc(sb, '}');
 }
 
-/* The record of a match: the stored JSON when nothing needs filling in, else rebuilt with the
- * captures in place. */
+/* The capture named by the placeholder at p ("{name}…", ending before end), or NULL. */
+static const capture *placeholder_at(const char *p, const char *end, const errata_match *m,
+                                     const char **after)
+{
+    const char *close = memchr(p, '}', (size_t)(end - p));
+    for (size_t i = 0; close && i < m->n_caps; i++) {
+        size_t n = strlen(m->caps[i].name);
+        if ((size_t)(close - p - 1) == n && memcmp(p + 1, m->caps[i].name, n) == 0) {
+            *after = close + 1;
+            return &m->caps[i];
+        }
+    }
+    return NULL;
+}
+
+/* The stored record JSON with the captures filled into its dead ends, workarounds and
+ * workarounds_zh — the fields fill_record_json() fills. The stored JSON is compact and in the
+ * record's field order, so those fields are the text between "dead_ends" and
+ * "transition_graph". Returns false when the stored text is not laid out so. */
+static bool fill_stored_json(strbuf *sb, const errata_match *m)
+{
+    const char *raw = m->raw_json;
+    const char *from = strstr(raw, ",\"dead_ends\":");
+    const char *to = from ? strstr(from, ",\"transition_graph\":") : NULL;
+    if (!from || !to)
+        return false;
+    sb_append(sb, raw, (size_t)(from - raw));
+    for (const char *p = from; p < to;) {
+        const char *brace = memchr(p, '{', (size_t)(to - p));
+        if (!brace) {
+            sb_append(sb, p, (size_t)(to - p));
+            break;
+        }
+        sb_append(sb, p, (size_t)(brace - p));
+        const char *after;
+        const capture *c = placeholder_at(brace, to, m, &after);
+        if (c) {
+            json_str_body(sb, c->value);
+            p = after;
+        } else {
+            sb_putc(sb, '{');
+            p = brace + 1;
+        }
+    }
+    sb_puts(sb, to);
+    return true;
+}
+
+/* The record of a match: the stored JSON, with the captures filled in where it has any. */
 static void record_json(strbuf *sb, const errata_match *m)
 {
-    if (m->n_caps == 0 && m->raw_json) {
-        sb_puts(sb, m->raw_json);
+    if (m->raw_json && (m->n_caps == 0 || fill_stored_json(sb, m))) {
+        if (m->n_caps == 0)
+            sb_puts(sb, m->raw_json);
         return;
     }
     json_t *rec = record_to_json(m->rec);

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "lookup.h"
+#include "placeholder.h"
 
 #define SEED_ID "huggingface/torch-compile-incompatible-with-peft"
 #define SEED_MSG "RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters"
@@ -179,6 +181,28 @@ static void captures_fill_the_answer(void **state)
     char *json = errata_result_to_json(res, NULL);
     assert_non_null(strstr(json, "pip install torch"));
     assert_non_null(strstr(json, "\"module\":\"torch\""));
+    /* The answer's record is the record with exactly its dead ends and workarounds filled in
+     * (the JSON is written from the stored text: compare it with the record model). */
+    json_t *answer = json_loads(json, 0, NULL);
+    json_t *got = json_object_get(json_array_get(json_object_get(answer, "matches"), 0), "record");
+    json_t *want = record_to_json(m->rec);
+    const char *lists[] = {"dead_ends", "workarounds"};
+    const char *keys[] = {"action", "why_fails", "how", "condition"};
+    for (int l = 0; l < 2; l++) {
+        json_t *arr = json_object_get(want, lists[l]);
+        for (size_t i = 0; i < json_array_size(arr); i++)
+            for (int k = 0; k < 4; k++) {
+                json_t *v = json_object_get(json_array_get(arr, i), keys[k]);
+                if (!json_is_string(v))
+                    continue;
+                char *f = fill_placeholders(json_string_value(v), m->caps, m->n_caps);
+                json_object_set_new(json_array_get(arr, i), keys[k], json_string(f));
+                free(f);
+            }
+    }
+    assert_true(json_equal(got, want));
+    json_decref(want);
+    json_decref(answer);
     free(json);
     errata_result_free(res);
 }
