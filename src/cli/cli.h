@@ -6,6 +6,7 @@
 #ifndef ERRATA_CLI_H
 #define ERRATA_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -23,7 +24,7 @@ typedef struct {
 
 /* The environment options of lookup and check: --env FILE, --env-set NAME=VERSION (both
  * repeatable) and --env-auto. */
-typedef struct {
+typedef struct cli_env {
     const char *files[64];
     size_t n_files;
     const char *sets[64];
@@ -50,6 +51,15 @@ int cmd_mcp(int argc, char **argv, cli_common *common);
 int cmd_check(int argc, char **argv, cli_common *common);
 int cmd_validate(int argc, char **argv, cli_common *common);
 int cmd_build(int argc, char **argv, cli_common *common);
+
+/* The option loop every subcommand runs. Returns the next option the command handles itself,
+ * or -1 when the options end. It takes the common options (and the environment options when
+ * env is not NULL), prints the help for --help and a hint for an unknown option: then it sets
+ * *exit_status (EXIT_MATCH, EXIT_TROUBLE) and returns -1. *exit_status is left alone otherwise,
+ * so a caller starts it at -1 and returns it when it is set. */
+struct cli_env;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               cli_common *common, struct cli_env *env, const char *help, int *exit_status);
 
 /* Handles an option shared by all subcommands (--db, --json, --lang, --color). Returns 1 when
  * it took the option, 0 when it is not a common one, -1 (after printing why) on a bad value. */

@@ -64,6 +64,32 @@ int cli_common_option(cli_common *c, int opt, const char *arg)
     return 0;
 }
 
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+               cli_common *common, struct cli_env *env, const char *help, int *exit_status)
+{
+    int opt;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int c = cli_common_option(common, opt, optarg);
+        if (c == 0 && env)
+            c = cli_env_option(env, opt, optarg);
+        if (c > 0)
+            continue;
+        if (c < 0) {
+            *exit_status = EXIT_TROUBLE;
+        } else if (opt == 'h') {
+            fputs(help, stdout);
+            *exit_status = EXIT_MATCH;
+        } else if (opt == '?' || opt == ':') {
+            fprintf(stderr, "Run 'errata %s --help' for the options.\n", argv[0]);
+            *exit_status = EXIT_TROUBLE;
+        } else {
+            return opt;
+        }
+        return -1;
+    }
+    return -1;
+}
+
 const char *cli_db_path(const cli_common *c)
 {
     if (c->db_path)

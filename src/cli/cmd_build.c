@@ -30,26 +30,16 @@ int cmd_build(int argc, char **argv, cli_common *common)
                                              {NULL, 0, NULL, 0}};
     errata_build_options bo = {0};
     const char *out = NULL;
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
-        } else if (opt == 'o') {
+    while ((opt = cli_getopt(argc, argv, "ho:", longopts, common, NULL, HELP, &status)) != -1) {
+        if (opt == 'o')
             out = optarg;
-        } else if (opt == 'f') {
+        else if (opt == 'f')
             bo.force = 1;
-        } else {
-            fputs("Run 'errata build --help' for the options.\n", stderr);
-            return EXIT_TROUBLE;
-        }
     }
+    if (status >= 0)
+        return status;
     const char *default_kb[] = {ERRATA_DEFAULT_KB};
     const char *const *dirs = optind < argc ? (const char *const *)argv + optind : default_kb;
     size_t n_dirs = optind < argc ? (size_t)(argc - optind) : 1;
@@ -60,7 +50,7 @@ int cmd_build(int argc, char **argv, cli_common *common)
     errata_diags *d = NULL;
     errata_error err = {0};
     errata_code rc = errata_build(dirs, n_dirs, out, &bo, &rep, &d, &err);
-    int status = rc == ERRATA_OK ? EXIT_MATCH : rc == ERRATA_ERR_INVALID ? EXIT_NONE : EXIT_TROUBLE;
+    status = rc == ERRATA_OK ? EXIT_MATCH : rc == ERRATA_ERR_INVALID ? EXIT_NONE : EXIT_TROUBLE;
     if (rc == ERRATA_ERR_INVALID)
         cli_print_diags(stderr, d, false, true);
     if (rc != ERRATA_OK) {

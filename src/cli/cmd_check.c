@@ -30,27 +30,13 @@ int cmd_check(int argc, char **argv, cli_common *common)
                                              {NULL, 0, NULL, 0}};
     cli_env envopts = {0};
     bool sarif = false;
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c == 0)
-            c = cli_env_option(&envopts, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
-        }
-        if (opt == 's') {
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, HELP, &status)) != -1)
+        if (opt == 's')
             sarif = true;
-            continue;
-        }
-        fputs("Run 'errata check --help' for the options.\n", stderr);
-        return EXIT_TROUBLE;
-    }
+    if (status >= 0)
+        return status;
     if (optind < argc) {
         cli_error("check takes no arguments; give the environment with --env FILE");
         return EXIT_TROUBLE;
@@ -73,7 +59,6 @@ int cmd_check(int argc, char **argv, cli_common *common)
     errata_check_format fmt = sarif ? ERRATA_CHECK_SARIF
                               : common->json ? ERRATA_CHECK_JSON
                                              : ERRATA_CHECK_TEXT;
-    int status;
     if (errata_check(db, env, fmt, &out, &count, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else {

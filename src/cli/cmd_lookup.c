@@ -99,21 +99,11 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     errata_lookup_options lo = {0};
     cli_env envopts = {0};
     bool explain = false;
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c == 0)
-            c = cli_env_option(&envopts, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, HELP, &status)) != -1) {
         char *end;
         switch (opt) {
-        case 'h':
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
         case 'e':
             explain = true;
             break;
@@ -131,11 +121,10 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
                 lo.max_input = (size_t)v;
             break;
         }
-        default:
-            fputs("Run 'errata lookup --help' for the options.\n", stderr);
-            return EXIT_TROUBLE;
         }
     }
+    if (status >= 0)
+        return status;
     errata_error err = {0};
     size_t len = 0;
     char *text;
@@ -165,7 +154,6 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
         return EXIT_TROUBLE;
     }
     errata_result *res = NULL;
-    int status;
     if (errata_lookup(db, text, len, &lo, &res, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else {

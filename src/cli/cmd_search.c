@@ -24,18 +24,9 @@ int cmd_search(int argc, char **argv, cli_common *common)
                                              {"limit", required_argument, NULL, 'n'},
                                              {NULL, 0, NULL, 0}};
     size_t limit = 10;
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
-        }
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, HELP, &status)) != -1) {
         if (opt == 'n') {
             char *end;
             unsigned long v = strtoul(optarg, &end, 10);
@@ -44,11 +35,10 @@ int cmd_search(int argc, char **argv, cli_common *common)
                 return EXIT_TROUBLE;
             }
             limit = v;
-            continue;
         }
-        fputs("Run 'errata search --help' for the options.\n", stderr);
-        return EXIT_TROUBLE;
     }
+    if (status >= 0)
+        return status;
     if (optind >= argc) {
         cli_error("search needs words to search for (see errata search --help)");
         return EXIT_TROUBLE;
@@ -72,7 +62,6 @@ int cmd_search(int argc, char **argv, cli_common *common)
     }
     errata_result *res = NULL;
     errata_error err = {0};
-    int status;
     if (errata_search(db, q, strlen(q), limit, &res, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else if (common->json) {

@@ -55,20 +55,13 @@ int cmd_serve(int argc, char **argv, cli_common *common)
                                              {NULL, 0, NULL, 0}};
     static char host[256];
     server_config cfg = {"127.0.0.1", 8080, 0, 1024 * 1024};
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, SERVE_HELP, &status)) !=
+           -1) {
         char *end;
         unsigned long long v;
         switch (opt) {
-        case 'h':
-            fputs(SERVE_HELP, stdout);
-            return EXIT_MATCH;
         case 'l':
             if (!parse_listen(optarg, &cfg, host, sizeof host)) {
                 cli_error("--listen takes HOST:PORT (e.g. 127.0.0.1:8080), not '%s'", optarg);
@@ -89,11 +82,10 @@ int cmd_serve(int argc, char **argv, cli_common *common)
             else
                 cfg.max_body = (size_t)v;
             break;
-        default:
-            fputs("Run 'errata serve --help' for the options.\n", stderr);
-            return EXIT_TROUBLE;
         }
     }
+    if (status >= 0)
+        return status;
     if (optind < argc) {
         cli_error("serve takes no arguments (see errata serve --help)");
         return EXIT_TROUBLE;
@@ -101,7 +93,7 @@ int cmd_serve(int argc, char **argv, cli_common *common)
     errata_db *db = cli_open_db(common);
     if (!db)
         return EXIT_TROUBLE;
-    int status = server_run(db, &cfg) == 0 ? EXIT_MATCH : EXIT_TROUBLE;
+    status = server_run(db, &cfg) == 0 ? EXIT_MATCH : EXIT_TROUBLE;
     errata_close(db);
     return status;
 }
@@ -109,21 +101,12 @@ int cmd_serve(int argc, char **argv, cli_common *common)
 int cmd_mcp(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int opt;
+    int status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(MCP_HELP, stdout);
-            return EXIT_MATCH;
-        }
-        fputs("Run 'errata mcp --help' for the options.\n", stderr);
-        return EXIT_TROUBLE;
-    }
+    while (cli_getopt(argc, argv, "h", longopts, common, NULL, MCP_HELP, &status) != -1)
+        ;
+    if (status >= 0)
+        return status;
     errata_db *db = cli_open_db(common);
     if (!db)
         return EXIT_TROUBLE;

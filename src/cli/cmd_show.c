@@ -18,21 +18,12 @@ static const char HELP[] =
 int cmd_show(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
-    int opt;
+    int status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
-        }
-        fputs("Run 'errata show --help' for the options.\n", stderr);
-        return EXIT_TROUBLE;
-    }
+    while (cli_getopt(argc, argv, "h", longopts, common, NULL, HELP, &status) != -1)
+        ;
+    if (status >= 0)
+        return status;
     if (argc - optind != 1) {
         cli_error("show takes exactly one record id (see errata show --help)");
         return EXIT_TROUBLE;
@@ -43,7 +34,7 @@ int cmd_show(int argc, char **argv, cli_common *common)
     const errata_record *r;
     errata_error err = {0};
     errata_code rc = errata_get_record(db, argv[optind], &r, &err);
-    int status = EXIT_MATCH;
+    status = EXIT_MATCH;
     if (rc == ERRATA_ERR_NOT_FOUND) {
         cli_error("%s", err.message);
         status = EXIT_NONE;

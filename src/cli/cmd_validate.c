@@ -70,28 +70,18 @@ int cmd_validate(int argc, char **argv, cli_common *common)
                                              {"cross", no_argument, NULL, 'X'},
                                              {NULL, 0, NULL, 0}};
     bool quiet = false, errors_only = false, cross = false;
-    int opt;
+    int opt, status = -1;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
-        int c = cli_common_option(common, opt, optarg);
-        if (c < 0)
-            return EXIT_TROUBLE;
-        if (c > 0)
-            continue;
-        if (opt == 'h') {
-            fputs(HELP, stdout);
-            return EXIT_MATCH;
-        } else if (opt == 'q') {
+    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, NULL, HELP, &status)) != -1) {
+        if (opt == 'q')
             quiet = true;
-        } else if (opt == 'E') {
+        else if (opt == 'E')
             errors_only = true;
-        } else if (opt == 'X') {
+        else if (opt == 'X')
             cross = true;
-        } else {
-            fputs("Run 'errata validate --help' for the options.\n", stderr);
-            return EXIT_TROUBLE;
-        }
     }
+    if (status >= 0)
+        return status;
     if (optind >= argc) {
         cli_error("validate needs at least one file or directory (see errata validate --help)");
         return EXIT_TROUBLE;
@@ -113,7 +103,7 @@ int cmd_validate(int argc, char **argv, cli_common *common)
                    errata_diags_files(d), errata_diags_records(d), errata_diags_errors(d),
                    errata_diags_warnings(d));
     }
-    int status = errata_diags_errors(d) > 0 ? EXIT_NONE : EXIT_MATCH;
+    status = errata_diags_errors(d) > 0 ? EXIT_NONE : EXIT_MATCH;
     errata_diags_free(d);
     return status;
 }
