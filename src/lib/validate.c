@@ -95,9 +95,10 @@ static char *sample_signature(const char *sig)
         bool start = i == 0 || !(isalnum((unsigned char)sig[i - 1]) || sig[i - 1] == '_');
         for (size_t k = 0; start && k < sizeof samples / sizeof *samples; k++) {
             size_t wl = strlen(samples[k].word);
-            char after = sig[i + wl];
-            if (strncmp(sig + i, samples[k].word, wl) == 0 &&
-                !(isalnum((unsigned char)after) || after == '_')) {
+            if (i + wl > len || strncmp(sig + i, samples[k].word, wl) != 0)
+                continue;
+            char after = sig[i + wl]; /* the NUL at the end at most */
+            if (!(isalnum((unsigned char)after) || after == '_')) {
                 size_t sl = strlen(samples[k].sample);
                 memcpy(out + o, samples[k].sample, sl);
                 o += sl;
