@@ -27,7 +27,7 @@ static const char MCP_HELP[] =
     "Speaks the Model Context Protocol over stdio: JSON-RPC 2.0, one message per line\n"
     "(docs/http-api.md, \"MCP\"). Tools: lookup_error, batch_lookup, get_error_detail,\n"
     "search_errors, list_error_domains, list_errors_by_domain, get_domain_stats,\n"
-    "get_error_chain.\n\n"
+    "get_error_chain, check_environment.\n\n"
     "Exit status: 0 when stdin ends, 2 when the index cannot be opened.\n";
 
 static bool parse_listen(const char *arg, server_config *cfg, char *host, size_t host_size)

@@ -51,12 +51,12 @@ static char *render_text(const exposure *v, size_t n, const environment *env, bo
     strbuf sb;
     sb_init(&sb);
     if (n == 0)
-        sb_printf(&sb, "No known error depends on the versions in this environment (%zu packages).\n",
-                  env->n);
+        sb_printf(&sb, "No known error depends on the versions in this environment (%zu package%s).\n",
+                  env->n, env->n == 1 ? "" : "s");
     else
         sb_printf(&sb, "%zu known error%s can happen with the versions in this environment (%zu "
-                       "packages):\n",
-                  n, n == 1 ? "" : "s", env->n);
+                       "package%s):\n",
+                  n, n == 1 ? "" : "s", env->n, env->n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
         const record *r = v[i].rec;
         if (markdown)

@@ -215,6 +215,34 @@ static void lookup_batch(errata_db *db, const http_request *req, http_response *
     json_decref(j);
 }
 
+static void check(errata_db *db, const http_request *req, http_response *res)
+{
+    json_t *j = json_body(req, res);
+    if (!j)
+        return;
+    const char *format = json_string_value(json_object_get(j, "format"));
+    char why[1024];
+    bool bad_shape;
+    errata_env *env = NULL;
+    if (json_object_get(j, "format") &&
+        (!format || (strcmp(format, "json") != 0 && strcmp(format, "sarif") != 0)))
+        http_error(res, 400, "invalid_json", "format must be \"json\" or \"sarif\"");
+    else if (!(env = env_from_request(j, why, sizeof why, &bad_shape)))
+        http_error(res, 400, bad_shape ? "invalid_json" : "bad_request", "%s", why);
+    if (env) {
+        bool sarif = format && strcmp(format, "sarif") == 0;
+        char *out = NULL;
+        errata_error err = {0};
+        if (errata_check(db, env, sarif ? ERRATA_CHECK_SARIF : ERRATA_CHECK_JSON, &out, NULL,
+                         &err) != ERRATA_OK)
+            library_error(res, &err);
+        else
+            http_set(res, 200, sarif ? "application/sarif+json" : "application/json", out);
+        errata_env_free(env);
+    }
+    json_decref(j);
+}
+
 static void search(errata_db *db, const http_request *req, http_response *res)
 {
     const char *q = http_arg(req, "q");
@@ -298,6 +326,11 @@ int api_route(errata_db *db, const http_request *req, http_response *res)
             lookup_post(db, req, res);
         else
             not_allowed(res, "GET, POST");
+    } else if (strcmp(p, "check") == 0) {
+        if (is(req, "POST"))
+            check(db, req, res);
+        else
+            not_allowed(res, "POST");
     } else if (strcmp(p, "lookup/batch") == 0) {
         if (is(req, "POST"))
             lookup_batch(db, req, res);

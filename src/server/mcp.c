@@ -62,7 +62,17 @@ static const char TOOLS_JSON[] =
     "usually lead to, follow or are confused with a record, up to depth steps away.\","
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\","
     "\"minLength\":1},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},"
-    "\"required\":[\"id\"],\"additionalProperties\":false}}"
+    "\"required\":[\"id\"],\"additionalProperties\":false}},"
+    "{\"name\":\"check_environment\",\"title\":\"Check an environment\",\"description\":"
+    "\"The known errors the installed versions are exposed to, before they happen: give lock "
+    "files or pip freeze output (name and content) and/or package versions.\",\"inputSchema\":{"
+    "\"type\":\"object\",\"properties\":{\"files\":{\"type\":\"array\",\"items\":{\"type\":"
+    "\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The file "
+    "name, which tells its format: requirements.txt, package-lock.json, poetry.lock, …\"},"
+    "\"content\":{\"type\":\"string\"}},\"required\":[\"name\",\"content\"]}},"
+    "\"packages\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},"
+    "\"description\":\"Package or tool versions, e.g. {\\\"torch\\\": \\\"2.3.0\\\", "
+    "\\\"node\\\": \\\"20.11.1\\\"}\"}},\"additionalProperties\":false}}"
     "]";
 
 /* ------------------------------------------------------------------ JSON-RPC replies */
@@ -299,6 +309,32 @@ static json_t *tool_chain(errata_db *db, arguments *a)
     return tool_result(md, js, false);
 }
 
+static json_t *tool_check(errata_db *db, arguments *a)
+{
+    char why[1024];
+    bool bad_shape;
+    errata_env *env = env_from_request(a->args, why, sizeof why, &bad_shape);
+    if (!env) {
+        if (bad_shape) {
+            snprintf(a->problem, sizeof a->problem, "%.250s", why);
+            return NULL;
+        }
+        return tool_failure(why);
+    }
+    char *md = NULL, *js = NULL;
+    errata_error err = {0};
+    json_t *r;
+    if (errata_check(db, env, ERRATA_CHECK_MARKDOWN, &md, NULL, &err) != ERRATA_OK ||
+        errata_check(db, env, ERRATA_CHECK_JSON, &js, NULL, &err) != ERRATA_OK) {
+        free(md);
+        r = tool_failure(err.message);
+    } else {
+        r = tool_result(md, js, false);
+    }
+    errata_env_free(env);
+    return r;
+}
+
 static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
 {
     const char *name = json_string_value(json_object_get(params, "name"));
@@ -327,6 +363,8 @@ static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
         result = tool_catalog(db, errata_stats);
     else if (strcmp(name, "get_error_chain") == 0)
         result = tool_chain(db, &a);
+    else if (strcmp(name, "check_environment") == 0)
+        result = tool_check(db, &a);
     else
         known = false;
     json_decref(empty);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "errata.h"
 
 typedef struct {
@@ -46,6 +48,10 @@ void http_error(http_response *res, unsigned status, const char *code, const cha
     __attribute__((format(printf, 4, 5)));
 /* Takes ownership of a malloc'd body. */
 void http_set(http_response *res, unsigned status, const char *content_type, char *body);
+
+/* The environment of a check request ({"files": [{"name", "content"}], "packages": {…}}), or
+ * NULL with why set: *bad_shape when the request is malformed, else a file did not parse. */
+errata_env *env_from_request(const json_t *req, char *why, size_t why_size, bool *bad_shape);
 
 /* Route groups; each returns 1 when the path is theirs (res is then filled), 0 otherwise. */
 int api_route(errata_db *db, const http_request *req, http_response *res);

@@ -1,6 +1,6 @@
 // MCP of Errata (docs/http-api.md) through the official TypeScript SDK client, over both
 // transports: stdio (`errata mcp --db …`) and Streamable HTTP (`errata serve`, POST /mcp).
-// For each: the 8 tools and their input schemas, every tool called with valid arguments and its
+// For each: the 9 tools and their input schemas, every tool called with valid arguments and its
 // Markdown content and structuredContent checked, bad arguments, and ping.
 //
 // Environment: ERRATA_BIN (default ../../build/errata), ERRATA_DB (default: an index built
@@ -42,6 +42,7 @@ const TOOLS = {
   list_errors_by_domain: { props: ['domain'], required: ['domain'] },
   get_domain_stats: { props: [], required: [] },
   get_error_chain: { props: ['depth', 'id'], required: ['id'] },
+  check_environment: { props: ['files', 'packages'], required: [] },
 };
 
 // structuredContent is "the same answer as JSON" as the HTTP API's: checked against the
@@ -144,7 +145,7 @@ function transportSuite(name, makeTransport) {
       assert.deepEqual(r, {});
     });
 
-    test('listTools: the 8 tools with their input schemas', async () => {
+    test('listTools: the 9 tools with their input schemas', async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort());
       for (const t of tools) {
@@ -240,6 +241,23 @@ function transportSuite(name, makeTransport) {
       assert.equal(res.structuredContent.domain, 'python');
       assert.ok(res.structuredContent.records.some((r) => r.id === CHAIN_ID));
       assert.ok(textOf(res).includes(CHAIN_ID));
+    });
+
+    test('check_environment', async () => {
+      const res = await client.callTool({
+        name: 'check_environment',
+        arguments: { files: [{ name: 'requirements.txt', content: 'transformers==4.40.0\npeft==0.10.0\ntorch==2.3.0\n' }] },
+      });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('CheckAnswer', res.structuredContent);
+      assert.ok(res.structuredContent.records.some((r) => r.id === SEED_ID));
+      assert.ok(textOf(res).includes(SEED_ID));
+      const bad = await client.callTool({
+        name: 'check_environment',
+        arguments: { files: [{ name: 'requirements.txt', content: '==1.0\n' }] },
+      });
+      assert.equal(bad.isError, true);
+      assert.match(textOf(bad), /requirements\.txt:1/);
     });
 
     test('get_domain_stats', async () => {

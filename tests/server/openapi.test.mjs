@@ -229,11 +229,11 @@ function conforms(method, path, r) {
   }
   const ctype = (r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   assert.ok(ctype in resp.content, `${where}: content type '${ctype}' is not one of ${Object.keys(resp.content)}`);
-  if (ctype === 'application/json') {
-    assert.notEqual(r.json, undefined, `${where}: not JSON`);
-    const v = validatorAt(`${pointer}/content/application~1json/schema`);
-    assert.ok(v(r.json), `${where}\n${ajv.errorsText(v.errors, { separator: '\n' })}`);
-    return r.json;
+  if (ctype === 'application/json' || ctype.endsWith('+json')) {
+    const body = r.json ?? JSON.parse(r.text);
+    const v = validatorAt(`${pointer}/content/${ctype.replace(/\//g, '~1')}/schema`);
+    assert.ok(v(body), `${where}\n${ajv.errorsText(v.errors, { separator: '\n' })}`);
+    return body;
   }
   return r.text;
 }
@@ -357,6 +357,35 @@ test('POST /api/v1/lookup/batch answers in order', async () => {
   assert.equal(r.json.results[1].matched, false);
   assert.equal(r.json.results[2].matches[0].id, 'python/modulenotfounderror-no-module-named');
   for (const a of r.json.results) assert.ok(a.matches.length <= 3);
+});
+
+test('POST /api/v1/check: the exposures of an environment, as JSON and as SARIF', async () => {
+  const env = {
+    files: [{ name: 'requirements.txt', content: 'transformers==4.40.0\npeft==0.10.0\ntorch==2.3.0\n' }],
+    packages: { node: '20.11.1' },
+  };
+  const r = await call('POST', '/api/v1/check', jsonBody(env));
+  assert.equal(r.status, 200);
+  assert.ok(r.json.records.some((x) => x.id === SEED_ID), 'the seed applies to torch 2.3.0');
+  assert.equal(r.json.count, r.json.records.length);
+  const seed = r.json.records.find((x) => x.id === SEED_ID);
+  assert.equal(seed.source, 'requirements.txt:1');
+  const old = await call('POST', '/api/v1/check', jsonBody({ packages: { torch: '2.1.0', transformers: '4.40.0', peft: '0.10.0' } }));
+  assert.ok(!old.json.records.some((x) => x.id === SEED_ID), 'not with torch 2.1.0');
+  const sarif = await call('POST', '/api/v1/check', jsonBody({ ...env, format: 'sarif' }));
+  assert.equal(sarif.status, 200);
+  assert.match(sarif.headers['content-type'], /^application\/sarif\+json/);
+  const doc2 = JSON.parse(sarif.text);
+  assert.equal(doc2.version, '2.1.0');
+  assert.ok(doc2.runs[0].results.some((x) => x.ruleId === SEED_ID));
+  // A file that does not parse names itself and its line; a body without an environment is
+  // the wrong shape.
+  const bad = await expectError('POST', '/api/v1/check', 400, 'bad_request',
+    jsonBody({ files: [{ name: 'requirements.txt', content: 'requests==2.31.0\n==1.0\n' }] }));
+  assert.match(bad.json.error.message, /requirements\.txt:2/);
+  await expectError('POST', '/api/v1/check', 400, 'invalid_json', jsonBody({}));
+  await expectError('POST', '/api/v1/check', 400, 'invalid_json', jsonBody({ files: 'x' }));
+  await expectError('POST', '/api/v1/check', 400, 'invalid_json', jsonBody({ packages: { torch: '2.3.0' }, format: 'xml' }));
 });
 
 test('POST /api/v1/lookup/batch with exactly 50 items', async () => {
