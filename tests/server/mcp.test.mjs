@@ -8,23 +8,16 @@
 // process started here is appended, so that a runner can stop it whatever happens).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ROOT, BIN, SEED_TEXT, SEED_ID, notePid, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../..');
-const BIN = process.env.ERRATA_BIN ? resolve(process.env.ERRATA_BIN) : join(ROOT, 'build/errata');
 
-const SEED_TEXT = 'RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters';
-const SEED_ID = 'huggingface/torch-compile-incompatible-with-peft';
 const CHAIN_ID = 'python/modulenotfounderror-no-module-named';
 const TRACE = `Traceback (most recent call last):
   File "/srv/app/main.py", line 3, in <module>
@@ -58,47 +51,11 @@ function assertSchema(name, value) {
   assert.ok(v(value), `structuredContent is not a ${name}: ${ajv.errorsText(v.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
 }
 
-let tmp;
 let db;
 
-function ensureIndex() {
-  if (process.env.ERRATA_DB) return process.env.ERRATA_DB;
-  tmp = mkdtempSync(join(tmpdir(), 'errata-mcp-'));
-  const out = join(tmp, 'index.db');
-  const r = spawnSync(BIN, ['build', join(ROOT, 'kb'), '-o', out], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `errata build failed: ${r.stderr}`);
-  return out;
-}
 
-function notePid(pid) {
-  if (pid && process.env.ERRATA_TEST_PIDS) appendFileSync(process.env.ERRATA_TEST_PIDS, `${pid}\n`);
-}
 
-function startServer() {
-  const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
-  notePid(child.pid);
-  const s = { child, stderr: '', url: null, exited: null };
-  s.exitPromise = new Promise((res) => child.on('exit', (code, signal) => { s.exited = { code, signal }; res(s.exited); }));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no "serving on" line within 15 s; stderr: ${s.stderr}`)), 15000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d) => {
-      s.stderr += d;
-      const m = /^errata: serving on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(s.stderr);
-      if (m && !s.url) { s.url = m[1]; clearTimeout(timer); res(s); }
-    });
-    s.exitPromise.then((e) => { clearTimeout(timer); rej(new Error(`server exited (${e.code}, ${e.signal}); stderr: ${s.stderr}`)); });
-  });
-}
 
-async function stopServer(s) {
-  if (!s || s.exited) return s?.exited;
-  s.child.kill('SIGTERM');
-  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10000);
-  const e = await s.exitPromise;
-  clearTimeout(timer);
-  return e;
-}
 
 const textOf = (res) => res.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
@@ -311,12 +268,12 @@ function transportSuite(name, makeTransport) {
 let server;
 
 before(async () => {
-  db = ensureIndex();
+  db = ensureIndex('mcp');
 });
 
 after(async () => {
   const e = await stopServer(server);
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  removeIndex();
   if (server) assert.deepEqual(e, { code: 0, signal: null }, `errata serve exit on SIGTERM; stderr: ${server.stderr}`);
 });
 
@@ -344,6 +301,6 @@ test('errata mcp exits 0 by itself when its stdin closes', async () => {
 });
 
 transportSuite('Streamable HTTP', async () => {
-  server = await startServer();
+  server = await startServer(db);
   return new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));
 });

@@ -8,23 +8,17 @@
 // server started here is appended, so that a runner can stop it whatever happens).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import net from 'node:net';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { HERE, ROOT, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../..');
 const DOC_PATH = join(ROOT, 'docs/openapi.json');
-const BIN = process.env.ERRATA_BIN ? resolve(process.env.ERRATA_BIN) : join(ROOT, 'build/errata');
 
-const SEED_TEXT = 'RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters';
-const SEED_ID = 'huggingface/torch-compile-incompatible-with-peft';
 const CHAIN_ID = 'python/modulenotfounderror-no-module-named';
 const ALIAS = 'ModuleNotFoundError';
 const TRACE = `Traceback (most recent call last):
@@ -36,56 +30,11 @@ ModuleNotFoundError: No module named 'requests'
 // ---------------------------------------------------------------------------------------------
 // The server
 
-let tmp;
 let db;
 let server;
 
-function ensureIndex() {
-  if (process.env.ERRATA_DB) return process.env.ERRATA_DB;
-  tmp = mkdtempSync(join(tmpdir(), 'errata-openapi-'));
-  const out = join(tmp, 'index.db');
-  const r = spawnSync(BIN, ['build', join(ROOT, 'kb'), '-o', out], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `errata build failed: ${r.stderr}`);
-  return out;
-}
 
-function startServer(args = []) {
-  const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--db', db, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (process.env.ERRATA_TEST_PIDS) appendFileSync(process.env.ERRATA_TEST_PIDS, `${child.pid}\n`);
-  const s = { child, stderr: '', url: null, exited: null };
-  s.exitPromise = new Promise((res) => child.on('exit', (code, signal) => {
-    s.exited = { code, signal };
-    res(s.exited);
-  }));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no "serving on" line within 15 s; stderr: ${s.stderr}`)), 15000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d) => {
-      s.stderr += d;
-      const m = /^errata: serving on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(s.stderr);
-      if (m && !s.url) {
-        s.url = m[1];
-        clearTimeout(timer);
-        res(s);
-      }
-    });
-    s.exitPromise.then((e) => {
-      clearTimeout(timer);
-      rej(new Error(`server exited (${e.code}, ${e.signal}) before serving; stderr: ${s.stderr}`));
-    });
-  });
-}
 
-async function stopServer(s) {
-  if (!s || s.exited) return s?.exited;
-  s.child.kill('SIGTERM');
-  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10000);
-  const e = await s.exitPromise;
-  clearTimeout(timer);
-  return e;
-}
 
 // One HTTP request with node:http, so that any method, header and raw body can be sent.
 // Resolves with the status, headers and body (text and, when it parses, JSON).
@@ -257,13 +206,13 @@ async function expectError(method, path, status, code, opts, send = request) {
 // ---------------------------------------------------------------------------------------------
 
 before(async () => {
-  db = ensureIndex();
-  server = await startServer();
+  db = ensureIndex('openapi');
+  server = await startServer(db);
 });
 
 after(async () => {
   const e = await stopServer(server);
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  removeIndex();
   assert.deepEqual(e, { code: 0, signal: null }, `server exit on SIGTERM; stderr: ${server?.stderr}`);
 });
 

@@ -7,61 +7,21 @@
 // server started here is appended), CHROMIUM (default /usr/bin/chromium).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { ROOT, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(HERE, '../..');
-const BIN = process.env.ERRATA_BIN ? resolve(process.env.ERRATA_BIN) : join(ROOT, 'build/errata');
 const ARTIFACTS = join(ROOT, 'tests/artifacts');
 
-const SEED_TEXT = 'RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters';
-const SEED_ID = 'huggingface/torch-compile-incompatible-with-peft';
 const CJK = /[\u4e00-\u9fff]/;
 
-let tmp;
 let db;
 let server;
 let browser;
 
-function ensureIndex() {
-  if (process.env.ERRATA_DB) return process.env.ERRATA_DB;
-  tmp = mkdtempSync(join(tmpdir(), 'errata-web-'));
-  const out = join(tmp, 'index.db');
-  const r = spawnSync(BIN, ['build', join(ROOT, 'kb'), '-o', out], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `errata build failed: ${r.stderr}`);
-  return out;
-}
 
-function startServer() {
-  const child = spawn(BIN, ['serve', '--listen', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (process.env.ERRATA_TEST_PIDS) appendFileSync(process.env.ERRATA_TEST_PIDS, `${child.pid}\n`);
-  const s = { child, stderr: '', url: null, exited: null };
-  s.exitPromise = new Promise((res) => child.on('exit', (code, signal) => { s.exited = { code, signal }; res(s.exited); }));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`no "serving on" line within 15 s; stderr: ${s.stderr}`)), 15000);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d) => {
-      s.stderr += d;
-      const m = /^errata: serving on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(s.stderr);
-      if (m && !s.url) { s.url = m[1]; clearTimeout(timer); res(s); }
-    });
-    s.exitPromise.then((e) => { clearTimeout(timer); rej(new Error(`server exited (${e.code}, ${e.signal}); stderr: ${s.stderr}`)); });
-  });
-}
 
-async function stopServer(s) {
-  if (!s || s.exited) return s?.exited;
-  s.child.kill('SIGTERM');
-  const timer = setTimeout(() => s.child.kill('SIGKILL'), 10000);
-  const e = await s.exitPromise;
-  clearTimeout(timer);
-  return e;
-}
 
 // A page that fails the test on any JavaScript error or failed request of its own.
 async function newPage(contextOptions = {}) {
@@ -82,8 +42,8 @@ async function newPage(contextOptions = {}) {
 }
 
 before(async () => {
-  db = ensureIndex();
-  server = await startServer();
+  db = ensureIndex('web');
+  server = await startServer(db);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -94,7 +54,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   const e = await stopServer(server);
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  removeIndex();
   assert.deepEqual(e, { code: 0, signal: null }, `server exit on SIGTERM; stderr: ${server?.stderr}`);
 });
 
