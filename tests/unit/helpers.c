@@ -94,6 +94,34 @@ char *seed_with(const char *key, const char *raw_value)
     return s;
 }
 
+char *test_record(const char *id, const char *regex, const char *how, double confidence,
+                  const char *versions, const char *os)
+{
+    const char *slash = strchr(id, '/');
+    char *s = NULL;
+    int n = asprintf(
+        &s,
+        "{\"id\": \"%s\", \"signature\": \"sig of %s\", \"regex\": \"%s\", \"domain\": \"%.*s\","
+        " \"category\": \"runtime_error\", \"root_cause\": \"cause of %s\","
+        " \"dead_ends\": [{\"action\": \"reinstall {module}\", \"why_fails\": \"w\","
+        " \"fail_rate\": 0.9, \"condition\": \"\", \"sources\": []}],"
+        " \"workarounds\": [{\"action\": \"fix it\", \"success_rate\": 0.8, \"how\": \"%s\","
+        " \"condition\": \"\", \"sources\": []}], \"versions\": %s, \"os_specific\": %s,"
+        " \"verification_tier\": \"ai_generated\", \"confidence\": %.2f,"
+        " \"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}",
+        id, id, regex, (int)(slash - id), id, id, how, versions, os, confidence);
+    assert_true(n > 0);
+    return s;
+}
+
+void add_record(const char *dir, const char *id, char *text)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "kb/%s.json", id);
+    free(write_file(dir, rel, text));
+    free(text);
+}
+
 errata_db *build_and_open(const char *kb_dir, const char *dir)
 {
     char out[4096];

@@ -27,6 +27,12 @@ char *write_file(const char *dir, const char *rel, const char *text);
 char *slurp(const char *path, size_t *len);
 /* The seed record's text with one "key": value pair replaced (value is raw JSON). */
 char *seed_with(const char *key, const char *raw_value);
+/* A small valid record (malloc'd JSON): one dead end "reinstall {module}", one workaround with
+ * how; versions and os are raw JSON ("[]", "{}"). regex is JSON string content. */
+char *test_record(const char *id, const char *regex, const char *how, double confidence,
+                  const char *versions, const char *os);
+/* Writes text (and frees it) as dir/kb/<id>.json. */
+void add_record(const char *dir, const char *id, char *text);
 /* Builds an index from kb_dir into dir/index.db and opens it; fails the test on error. */
 errata_db *build_and_open(const char *kb_dir, const char *dir);
 /* A finding whose field equals field and whose message contains needle, or NULL. */

@@ -17,46 +17,20 @@ typedef struct {
     errata_db *db;
 } fixture;
 
-static char *record_with_versions(const char *id, const char *regex, const char *versions,
-                                  const char *os)
-{
-    char *s = NULL;
-    const char *slash = strchr(id, '/');
-    int n = asprintf(
-        &s,
-        "{\"id\": \"%s\", \"signature\": \"s\", \"regex\": \"%s\", \"domain\": \"%.*s\","
-        " \"category\": \"runtime_error\", \"root_cause\": \"r\", \"dead_ends\": [],"
-        " \"workarounds\": [{\"action\": \"upgrade\", \"success_rate\": 0.9, \"how\": \"h\","
-        " \"condition\": \"\", \"sources\": []}], \"versions\": %s, \"os_specific\": %s,"
-        " \"verification_tier\": \"ai_generated\", \"confidence\": 0.5,"
-        " \"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}",
-        id, regex, (int)(slash - id), id, versions, os);
-    assert_true(n > 0);
-    return s;
-}
-
-static void add(const char *dir, const char *id, char *text)
-{
-    char rel[512];
-    snprintf(rel, sizeof rel, "kb/%s.json", id);
-    free(write_file(dir, rel, text));
-    free(text);
-}
-
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     f->dir = make_temp_dir();
-    add(f->dir, SEED_ID,
+    add_record(f->dir, SEED_ID,
         slurp(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), NULL));
     /* Two ranges of one package are alternatives; introduced and removed narrow a range. */
-    add(f->dir, "node/two-ranges",
-        record_with_versions("node/two-ranges", "two ranges error here",
+    add_record(f->dir, "node/two-ranges",
+        test_record("node/two-ranges", "two ranges error here", "h", 0.5,
                              "[{\"version\": \"node>=14,<16\"}, {\"version\": \"node>=20\","
                              " \"introduced\": \"20.5\", \"removed\": \"22.0\"}]",
                              "{\"linux\": \"on Linux, check ulimit\", \"macos\": \"m\"}"));
-    add(f->dir, "tool/no-versions",
-        record_with_versions("tool/no-versions", "version free error here", "[]", "{}"));
+    add_record(f->dir, "tool/no-versions",
+        test_record("tool/no-versions", "version free error here", "h", 0.5, "[]", "{}"));
     char *kb = malloc(strlen(f->dir) + 8);
     sprintf(kb, "%s/kb", f->dir);
     f->db = build_and_open(kb, f->dir);

@@ -13,62 +13,34 @@
 #define SEED_ID "huggingface/torch-compile-incompatible-with-peft"
 #define SEED_MSG "RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters"
 
-/* A minimal valid record; regex is raw JSON string content. */
-static char *mini_record(const char *id, const char *regex, const char *how, double confidence)
-{
-    const char *slash = strchr(id, '/');
-    char *s = NULL;
-    int n = asprintf(
-        &s,
-        "{\"id\": \"%s\", \"signature\": \"sig of %s\", \"regex\": \"%s\", \"domain\": \"%.*s\","
-        " \"category\": \"runtime_error\", \"root_cause\": \"cause of %s\","
-        " \"dead_ends\": [{\"action\": \"reinstall {module}\", \"why_fails\": \"w\","
-        " \"fail_rate\": 0.9, \"condition\": \"\", \"sources\": []}],"
-        " \"workarounds\": [{\"action\": \"fix it\", \"success_rate\": 0.8, \"how\": \"%s\","
-        " \"condition\": \"\", \"sources\": []}],"
-        " \"verification_tier\": \"ai_generated\", \"confidence\": %.2f,"
-        " \"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}",
-        id, id, regex, (int)(slash - id), id, id, how, confidence);
-    assert_true(n > 0);
-    return s;
-}
-
 typedef struct {
     char *dir;
     errata_db *db;
 } fixture;
-
-static void add(const char *dir, const char *id, char *text)
-{
-    char rel[512];
-    snprintf(rel, sizeof rel, "kb/%s.json", id);
-    free(write_file(dir, rel, text));
-    free(text);
-}
 
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     f->dir = make_temp_dir();
     char *seed = slurp(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), NULL);
-    add(f->dir, SEED_ID, seed);
-    add(f->dir, "python/no-module",
-        mini_record("python/no-module", "ModuleNotFoundError: No module named '(?P<module>[\\\\w.]+)'",
-                    "pip install {module}", 0.9));
+    add_record(f->dir, SEED_ID, seed);
+    add_record(f->dir, "python/no-module",
+        test_record("python/no-module", "ModuleNotFoundError: No module named '(?P<module>[\\\\w.]+)'",
+                    "pip install {module}", 0.9, "[]", "{}"));
     /* Two records that both match "connection refused to db:5432": the longer literal wins. */
-    add(f->dir, "net/refused",
-        mini_record("net/refused", "connection refused", "check the server", 0.9));
-    add(f->dir, "net/refused-db",
-        mini_record("net/refused-db", "connection refused to db:(?P<port>\\\\d+)",
-                    "start the database on port {port}", 0.1));
+    add_record(f->dir, "net/refused",
+        test_record("net/refused", "connection refused", "check the server", 0.9, "[]", "{}"));
+    add_record(f->dir, "net/refused-db",
+        test_record("net/refused-db", "connection refused to db:(?P<port>\\\\d+)",
+                    "start the database on port {port}", 0.1, "[]", "{}"));
     /* A catastrophically backtracking pattern that only PCRE2 can run (\\K is PCRE2's). */
-    add(f->dir, "test/hostile",
-        mini_record("test/hostile", "hostile pattern: (?:(a|aa)+)+\\\\Kb", "none", 0.5));
+    add_record(f->dir, "test/hostile",
+        test_record("test/hostile", "hostile pattern: (?:(a|aa)+)+\\\\Kb", "none", 0.5, "[]", "{}"));
     /* Non-ASCII input under patterns Hyperscan scans as bytes, and under one it must not. */
-    add(f->dir, "test/bytes-unbounded",
-        mini_record("test/bytes-unbounded", "unicode check: '[^']+' done", "none", 0.5));
-    add(f->dir, "test/bytes-single",
-        mini_record("test/bytes-single", "unicode single: a.b done here", "none", 0.5));
+    add_record(f->dir, "test/bytes-unbounded",
+        test_record("test/bytes-unbounded", "unicode check: '[^']+' done", "none", 0.5, "[]", "{}"));
+    add_record(f->dir, "test/bytes-single",
+        test_record("test/bytes-single", "unicode single: a.b done here", "none", 0.5, "[]", "{}"));
     char *kb = malloc(strlen(f->dir) + 8);
     sprintf(kb, "%s/kb", f->dir);
     f->db = build_and_open(kb, f->dir);
