@@ -317,14 +317,11 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
                          "the input is %zu bytes, over the limit of %zu bytes; give the part of "
                          "the log around the error",
                          len, max_input);
-    strbuf clean, norm;
-    sb_init(&clean);
+    strbuf norm;
     sb_init(&norm);
-    normalize_text(text ? text : "", len, &clean);
-    strip_line_prefixes(clean.buf ? clean.buf : "", clean.len, &norm);
-    bool failed = clean.failed;
-    sb_free(&clean);
-    if (failed || norm.failed) {
+    normalize_text(text ? text : "", len, &norm);
+    strip_line_prefixes(&norm);
+    if (norm.failed) {
         sb_free(&norm);
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory normalising the input");
     }

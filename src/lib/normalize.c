@@ -322,20 +322,29 @@ static size_t line_prefix(const char *s, size_t n)
     return at;
 }
 
-void strip_line_prefixes(const char *in, size_t len, strbuf *out)
+void strip_line_prefixes(strbuf *text)
 {
-    sb_reserve(out, len);
-    size_t i = 0, copied = 0; /* in[copied, i) is still to be copied */
+    char *s = text->buf;
+    size_t len = text->len;
+    if (!s)
+        return;
+    /* In place: the text only shrinks, so what is kept moves left over what was cut. */
+    size_t i = 0, kept = 0, from = 0; /* s[from, i) is still to be kept, at s[kept] */
     while (i < len) {
-        const char *nl = memchr(in + i, '\n', len - i);
-        size_t end = nl ? (size_t)(nl - in) : len;
-        size_t skip = line_prefix(in + i, end - i);
+        const char *nl = memchr(s + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - s) : len;
+        size_t skip = line_prefix(s + i, end - i);
         if (skip) {
-            sb_append(out, in + copied, i - copied);
-            copied = i + skip;
+            memmove(s + kept, s + from, i - from);
+            kept += i - from;
+            from = i + skip;
         }
         i = end + 1;
     }
-    if (copied < len)
-        sb_append(out, in + copied, len - copied);
+    if (from < len) {
+        memmove(s + kept, s + from, len - from);
+        kept += len - from;
+    }
+    s[kept] = '\0';
+    text->len = kept;
 }

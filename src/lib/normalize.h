@@ -19,11 +19,11 @@
  * - CRLF and lone CR become LF; NUL and other C0 controls except TAB and LF are removed. */
 void normalize_text(const char *in, size_t len, strbuf *out);
 
-/* Appends in (already normalised) to out with each line's framing prefix removed: ISO
+/* Removes, in place, each line's framing prefix from text (already normalised): ISO
  * timestamps ("2026-12-01T10:00:00.123Z ", "2026-12-01 10:00:00,123 "), bracketed times
  * ("[10:00:00] ", "[2026-12-01T10:00:00Z] "), a log level right after them ("ERROR ",
  * "[warn] "), GitHub Actions markers ("##[error]", "::error file=x::"), docker compose
  * ("web-1  | ") and kubectl ("[pod/name/container] ") prefixes. Line count is unchanged. */
-void strip_line_prefixes(const char *in, size_t len, strbuf *out);
+void strip_line_prefixes(strbuf *text);
 
 #endif

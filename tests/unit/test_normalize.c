@@ -11,13 +11,11 @@
 
 static char *normalized(const char *in, size_t len)
 {
-    strbuf a, b;
+    strbuf a;
     sb_init(&a);
-    sb_init(&b);
     normalize_text(in, len, &a);
-    strip_line_prefixes(a.buf, a.len, &b);
-    sb_free(&a);
-    return sb_finish(&b);
+    strip_line_prefixes(&a);
+    return sb_finish(&a);
 }
 
 static void expect(const char *in, const char *want)
