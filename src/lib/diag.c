@@ -15,6 +15,11 @@ errata_diags *diags_new(void) { return calloc(1, sizeof(errata_diags)); }
 void diags_add(errata_diags *d, errata_severity sev, const char *file, int line, int col,
                const char *field, const char *fmt, ...)
 {
+    /* Counted first: a finding that cannot be stored still makes the record invalid. */
+    if (sev == ERRATA_SEV_ERROR)
+        d->errors++;
+    else
+        d->warnings++;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
         errata_diag *p = realloc(d->items, cap * sizeof *p);
@@ -40,10 +45,6 @@ void diags_add(errata_diags *d, errata_severity sev, const char *file, int line,
         return;
     }
     d->items[d->n++] = (errata_diag){sev, f, line, col, fl, m};
-    if (sev == ERRATA_SEV_ERROR)
-        d->errors++;
-    else
-        d->warnings++;
 }
 
 size_t errata_diags_count(const errata_diags *d) { return d ? d->n : 0; }

@@ -16,7 +16,7 @@ struct errata_diags {
     size_t errors, warnings;
     size_t files;   /* files read */
     size_t records; /* records parsed (valid or not) */
-    bool nomem;     /* a finding could not be stored */
+    bool nomem;     /* a finding could not be stored (it is still counted) */
 };
 
 errata_diags *diags_new(void);

@@ -276,6 +276,10 @@ errata_code errata_validate_paths(const char *const *paths, size_t n_paths, erra
     }
     validate_all(&set, d);
     kb_free(&set);
+    if (d->nomem) {
+        errata_diags_free(d);
+        return set_error(err, ERRATA_ERR_NOMEM, "out of memory while recording the findings");
+    }
     *out = d;
     return ERRATA_OK;
 }
