@@ -220,6 +220,10 @@ char *errata_record_to_markdown(const errata_record *r, const errata_render_opti
 char *errata_result_to_html(const errata_result *res, const errata_render_options *opts);
 char *errata_record_to_html(const errata_record *r, const errata_render_options *opts);
 
+/* Reads all of a stream (stdin: pass the FILE *), refusing more than max bytes with
+ * ERRATA_ERR_TOO_BIG. *out is malloc'd and NUL-terminated. */
+errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err);
+
 /* Non-zero when s[0..n) is valid UTF-8 (RFC 3629: no overlongs, no surrogates). */
 int errata_utf8_valid(const char *s, size_t n);
 

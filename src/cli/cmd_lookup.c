@@ -48,47 +48,6 @@ static char *join_args(int argc, char **argv, size_t *len)
     return s;
 }
 
-/* Reads all of stdin, refusing more than max bytes. */
-static char *read_stdin(size_t max, size_t *len, errata_error *err)
-{
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        snprintf(err->message, sizeof err->message, "out of memory reading stdin");
-        return NULL;
-    }
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, stdin)) > 0) {
-        n += got;
-        if (n > max) {
-            snprintf(err->message, sizeof err->message,
-                     "the input is over the limit of %zu bytes; give the part of the log "
-                     "around the error, or raise --max-input",
-                     max);
-            free(buf);
-            return NULL;
-        }
-        if (n == cap) {
-            char *p = realloc(buf, cap * 2 + 1);
-            if (!p) {
-                free(buf);
-                snprintf(err->message, sizeof err->message, "out of memory reading stdin");
-                return NULL;
-            }
-            buf = p;
-            cap *= 2;
-        }
-    }
-    if (ferror(stdin)) {
-        free(buf);
-        snprintf(err->message, sizeof err->message, "could not read stdin");
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 int cmd_lookup(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
@@ -132,7 +91,9 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     if (rest == 0 || (rest == 1 && strcmp(argv[optind], "-") == 0)) {
         if (isatty(STDIN_FILENO))
             fputs("errata: reading error text from stdin (end with Ctrl-D)\n", stderr);
-        text = read_stdin(lo.max_input ? lo.max_input : ERRATA_DEFAULT_MAX_INPUT, &len, &err);
+        if (errata_read_all(stdin, lo.max_input ? lo.max_input : ERRATA_DEFAULT_MAX_INPUT, &text,
+                            &len, &err) != ERRATA_OK)
+            text = NULL;
     } else {
         text = join_args(rest, argv + optind, &len);
         if (!text)

@@ -11,6 +11,8 @@
 
 #include "error.h"
 
+#define TOO_BIG "the input is larger than the limit of %zu bytes; give the part of the log around the error"
+
 errata_code read_stream(void *stream, size_t max, char **out, size_t *len, errata_error *err)
 {
     FILE *fp = stream;
@@ -22,8 +24,7 @@ errata_code read_stream(void *stream, size_t max, char **out, size_t *len, errat
         if (n == cap) {
             if (cap > max) {
                 free(buf);
-                return set_error(err, ERRATA_ERR_TOO_BIG,
-                                 "input is larger than the limit of %zu bytes", max);
+                return set_error(err, ERRATA_ERR_TOO_BIG, TOO_BIG, max);
             }
             cap *= 2;
             char *p = realloc(buf, cap + 1);
@@ -46,13 +47,17 @@ errata_code read_stream(void *stream, size_t max, char **out, size_t *len, errat
     }
     if (n > max) {
         free(buf);
-        return set_error(err, ERRATA_ERR_TOO_BIG, "input is larger than the limit of %zu bytes",
-                         max);
+        return set_error(err, ERRATA_ERR_TOO_BIG, TOO_BIG, max);
     }
     buf[n] = '\0';
     *out = buf;
     *len = n;
     return ERRATA_OK;
+}
+
+errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err)
+{
+    return read_stream(stream, max, out, len, err);
 }
 
 errata_code read_file(const char *path, size_t max, char **out, size_t *len, errata_error *err)
