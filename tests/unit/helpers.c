@@ -122,6 +122,31 @@ void add_record(const char *dir, const char *id, char *text)
     free(text);
 }
 
+kb_fixture *fixture_new(void)
+{
+    kb_fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->dir = make_temp_dir();
+    return f;
+}
+
+void fixture_open(kb_fixture *f)
+{
+    char kb[4096];
+    snprintf(kb, sizeof kb, "%s/kb", f->dir);
+    f->db = build_and_open(kb, f->dir);
+}
+
+int fixture_teardown(void **state)
+{
+    kb_fixture *f = *state;
+    errata_close(f->db);
+    rm_tree(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
 errata_db *build_and_open(const char *kb_dir, const char *dir)
 {
     char out[4096];

@@ -33,6 +33,18 @@ char *test_record(const char *id, const char *regex, const char *how, double con
                   const char *versions, const char *os);
 /* Writes text (and frees it) as dir/kb/<id>.json. */
 void add_record(const char *dir, const char *id, char *text);
+/* A knowledge base made for one test group: records are added under dir/kb, then opened. */
+typedef struct {
+    char *dir;    /* temporary directory */
+    errata_db *db;
+} kb_fixture;
+
+kb_fixture *fixture_new(void);
+/* Builds dir/kb into dir/index.db and opens it as f->db. */
+void fixture_open(kb_fixture *f);
+/* A cmocka teardown: closes the index, removes the directory. */
+int fixture_teardown(void **state);
+
 /* Builds an index from kb_dir into dir/index.db and opens it; fails the test on error. */
 errata_db *build_and_open(const char *kb_dir, const char *dir);
 /* A finding whose field equals field and whose message contains needle, or NULL. */

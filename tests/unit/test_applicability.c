@@ -12,15 +12,9 @@
 #define SEED_ID "huggingface/torch-compile-incompatible-with-peft"
 #define SEED_MSG "RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters"
 
-typedef struct {
-    char *dir;
-    errata_db *db;
-} fixture;
-
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = make_temp_dir();
+    kb_fixture *f = fixture_new();
     add_record(f->dir, SEED_ID,
         slurp(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), NULL));
     /* Two ranges of one package are alternatives; introduced and removed narrow a range. */
@@ -31,21 +25,8 @@ static int setup(void **state)
                              "{\"linux\": \"on Linux, check ulimit\", \"macos\": \"m\"}"));
     add_record(f->dir, "tool/no-versions",
         test_record("tool/no-versions", "version free error here", "h", 0.5, "[]", "{}"));
-    char *kb = malloc(strlen(f->dir) + 8);
-    sprintf(kb, "%s/kb", f->dir);
-    f->db = build_and_open(kb, f->dir);
-    free(kb);
+    fixture_open(f);
     *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    errata_close(f->db);
-    rm_tree(f->dir);
-    free(f->dir);
-    free(f);
     return 0;
 }
 
@@ -59,7 +40,7 @@ static errata_env *env_of(const char *name, const char *text)
     return env;
 }
 
-static errata_applicability decide(fixture *f, const char *msg, errata_env *env, const char **why)
+static errata_applicability decide(kb_fixture *f, const char *msg, errata_env *env, const char **why)
 {
     errata_lookup_options lo = {.env = env};
     errata_result *res = NULL;
@@ -77,7 +58,7 @@ static errata_applicability decide(fixture *f, const char *msg, errata_env *env,
 
 static void seed_acceptance(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *why;
     errata_env *env = env_of("requirements.txt", "transformers==4.40.0\npeft==0.10.0\ntorch==2.3.0\n");
     assert_int_equal(decide(f, SEED_MSG, env, &why), ERRATA_APPLICABILITY_APPLIES);
@@ -110,7 +91,7 @@ static void seed_acceptance(void **state)
 
 static void ranges_introduced_removed_and_os(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *why;
     const char *msg = "two ranges error here";
     struct {
@@ -154,7 +135,7 @@ static void ranges_introduced_removed_and_os(void **state)
 
 static void not_affected_ranks_below(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     errata_env *env = env_of("requirements.txt", "transformers==4.40.0\npeft==0.10.0\ntorch==2.1.0\n");
     errata_lookup_options lo = {.env = env};
     errata_result *with, *without;
@@ -175,7 +156,7 @@ static void not_affected_ranks_below(void **state)
 
 static void check_lists_exposures(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     errata_env *env = env_of("requirements.txt", "transformers==4.40.0\npeft==0.10.0\ntorch==2.3.0\n");
     errata_error err = {0};
     assert_int_equal(errata_env_set(env, "node=21.0.0", &err), ERRATA_OK);
@@ -229,5 +210,5 @@ int main(void)
         cmocka_unit_test(not_affected_ranks_below),
         cmocka_unit_test(check_lists_exposures),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

@@ -13,15 +13,9 @@
 #define SEED_ID "huggingface/torch-compile-incompatible-with-peft"
 #define SEED_MSG "RuntimeError: torch.compile is not supported for PEFT models with dynamic adapters"
 
-typedef struct {
-    char *dir;
-    errata_db *db;
-} fixture;
-
 static int setup(void **state)
 {
-    fixture *f = calloc(1, sizeof *f);
-    f->dir = make_temp_dir();
+    kb_fixture *f = fixture_new();
     char *seed = slurp(src_path("kb/huggingface/torch-compile-incompatible-with-peft.json"), NULL);
     add_record(f->dir, SEED_ID, seed);
     add_record(f->dir, "python/no-module",
@@ -41,25 +35,12 @@ static int setup(void **state)
         test_record("test/bytes-unbounded", "unicode check: '[^']+' done", "none", 0.5, "[]", "{}"));
     add_record(f->dir, "test/bytes-single",
         test_record("test/bytes-single", "unicode single: a.b done here", "none", 0.5, "[]", "{}"));
-    char *kb = malloc(strlen(f->dir) + 8);
-    sprintf(kb, "%s/kb", f->dir);
-    f->db = build_and_open(kb, f->dir);
-    free(kb);
+    fixture_open(f);
     *state = f;
     return 0;
 }
 
-static int teardown(void **state)
-{
-    fixture *f = *state;
-    errata_close(f->db);
-    rm_tree(f->dir);
-    free(f->dir);
-    free(f);
-    return 0;
-}
-
-static errata_result *lookup(fixture *f, const char *text, size_t len)
+static errata_result *lookup(kb_fixture *f, const char *text, size_t len)
 {
     errata_result *res = NULL;
     errata_error err = {0};
@@ -77,7 +58,7 @@ static const char *top_id(const errata_result *res)
 
 static void seed_signature_finds_the_seed(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
     assert_int_equal(errata_result_count(res), 1);
     assert_string_equal(top_id(res), SEED_ID);
@@ -109,7 +90,7 @@ static void seed_signature_finds_the_seed(void **state)
 
 static void the_error_inside_a_trace_is_found(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *trace =
         "Traceback (most recent call last):\n"
         "  File \"/home/user/train.py\", line 42, in <module>\n"
@@ -125,7 +106,7 @@ static void the_error_inside_a_trace_is_found(void **state)
 
 static void chinese_output_uses_chinese_fields(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
     errata_render_options zh = {.lang = ERRATA_LANG_ZH};
     char *text = errata_result_to_text(res, &zh);
@@ -137,7 +118,7 @@ static void chinese_output_uses_chinese_fields(void **state)
 
 static void captures_fill_the_answer(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *msg = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n"
                       "ModuleNotFoundError: No module named 'torch'\n";
     errata_result *res = lookup(f, msg, strlen(msg));
@@ -181,7 +162,7 @@ static void captures_fill_the_answer(void **state)
 
 static void the_more_specific_pattern_ranks_first(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *msg = "psql: error: connection refused to db:5432";
     errata_result *res = lookup(f, msg, strlen(msg));
     assert_int_equal(errata_result_count(res), 2);
@@ -197,7 +178,7 @@ static void the_more_specific_pattern_ranks_first(void **state)
 
 static void no_match_is_not_an_error(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *msg = "everything is fine, build succeeded";
     errata_result *res = lookup(f, msg, strlen(msg));
     assert_int_equal(errata_result_count(res), 0);
@@ -212,7 +193,7 @@ static void no_match_is_not_an_error(void **state)
 
 static void empty_input_is_refused(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     errata_result *res = NULL;
     errata_error err = {0};
     assert_int_equal(errata_lookup(f->db, "", 0, NULL, &res, &err), ERRATA_ERR_ARG);
@@ -224,7 +205,7 @@ static void empty_input_is_refused(void **state)
 
 static void invalid_utf8_and_nul_bytes_are_repaired(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char bytes[] = "\xff\xfe\xc3(\x00garbage\xed\xa0\x80\n" SEED_MSG "\xc3";
     errata_result *res = lookup(f, bytes, sizeof bytes - 1);
     assert_string_equal(top_id(res), SEED_ID);
@@ -240,7 +221,7 @@ static void invalid_utf8_and_nul_bytes_are_repaired(void **state)
 
 static void fifty_megabytes_are_scanned(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     size_t line = 100, lines = 500000;
     size_t len = line * lines + strlen(SEED_MSG) + 1;
     char *big = malloc(len + 1);
@@ -263,7 +244,7 @@ static void fifty_megabytes_are_scanned(void **state)
 
 static void hostile_pattern_gives_up_and_says_so(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     char msg[200] = "hostile pattern: ";
     memset(msg + strlen(msg), 'a', 40);
     strcat(msg, "! b");
@@ -278,7 +259,7 @@ static void hostile_pattern_gives_up_and_says_so(void **state)
 
 static void no_pattern_match_falls_back_to_marked_guesses(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *para = "torch compile keeps failing with my PEFT model when adapters change";
     errata_result *res = lookup(f, para, strlen(para));
     assert_int_equal(errata_result_count(res), 1);
@@ -320,7 +301,7 @@ static void no_pattern_match_falls_back_to_marked_guesses(void **state)
 
 static void non_ascii_text_matches_in_every_scan_mode(void **state)
 {
-    fixture *f = *state;
+    kb_fixture *f = *state;
     const char *a = "unicode check: 'café 中文' done";
     errata_result *res = lookup(f, a, strlen(a));
     assert_string_equal(top_id(res), "test/bytes-unbounded");
@@ -351,5 +332,5 @@ int main(void)
         cmocka_unit_test(no_pattern_match_falls_back_to_marked_guesses),
         cmocka_unit_test(non_ascii_text_matches_in_every_scan_mode),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }
