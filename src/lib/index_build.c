@@ -80,6 +80,8 @@ static char *join_zh(const record *r)
         cjk_bigrams(r->root_cause_zh, &sb), sb_putc(&sb, '\n');
     for (size_t i = 0; i < r->workarounds_zh.n; i++)
         cjk_bigrams(r->workarounds_zh.v[i], &sb), sb_putc(&sb, '\n');
+    for (size_t i = 0; i < r->dead_ends_zh.n; i++)
+        cjk_bigrams(r->dead_ends_zh.v[i], &sb), sb_putc(&sb, '\n');
     return sb_finish(&sb);
 }
 

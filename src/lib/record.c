@@ -23,7 +23,7 @@ const char *const edge_kind_names[EDGE_KINDS] = {"leads_to", "preceded_by",
 const char *const record_field_names[] = {
     "id", "signature", "signature_zh", "regex", "domain", "category", "subcategory",
     "root_cause", "root_cause_type", "root_cause_zh", "versions", "os_specific", "dead_ends",
-    "workarounds", "workarounds_zh", "transition_graph", "official_doc_url",
+    "workarounds", "workarounds_zh", "dead_ends_zh", "transition_graph", "official_doc_url",
     "official_doc_section", "error_code", "verification_tier", "confidence",
     "fix_success_rate", "resolvable", "first_seen", "last_confirmed", "last_updated",
     "evidence_count", "tags", "locale", "aliases", "examples", "reproduce", NULL};
@@ -483,6 +483,7 @@ static void parse_scalars(parse_ctx *ctx, const json_t *root, record *r)
     get_strvec(ctx, root, "", "tags", OPT, &r->tags);
     get_strvec(ctx, root, "", "aliases", OPT, &r->aliases);
     get_strvec(ctx, root, "", "workarounds_zh", OPT, &r->workarounds_zh);
+    get_strvec(ctx, root, "", "dead_ends_zh", OPT, &r->dead_ends_zh);
     get_str(ctx, root, "", "locale", OPT, &r->locale);
     if (r->locale && !*r->locale) {
         free(r->locale);
@@ -629,6 +630,7 @@ json_t *record_to_json(const record *r)
     }
     json_object_set_new(o, "workarounds", work);
     json_object_set_new(o, "workarounds_zh", jstrvec(&r->workarounds_zh));
+    json_object_set_new(o, "dead_ends_zh", jstrvec(&r->dead_ends_zh));
 
     json_t *graph = json_object();
     for (int k = 0; graph && k < EDGE_KINDS; k++)
@@ -701,7 +703,7 @@ void record_free(record *r)
             free(r->edges[k][i].id), free(r->edges[k][i].condition);
         free(r->edges[k]);
     }
-    strvec *vecs[] = {&r->workarounds_zh, &r->tags, &r->aliases, &r->examples_match,
+    strvec *vecs[] = {&r->workarounds_zh, &r->dead_ends_zh, &r->tags, &r->aliases, &r->examples_match,
                       &r->examples_no_match, &r->reproduce_requires};
     for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
         free_strvec(vecs[i]);

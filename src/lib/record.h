@@ -67,6 +67,7 @@ struct errata_record {
     rec_workaround *workarounds;
     size_t n_workarounds;
     strvec workarounds_zh;
+    strvec dead_ends_zh; /* optional; one per dead end when present */
     rec_edge *edges[EDGE_KINDS];
     size_t n_edges[EDGE_KINDS];
     char *official_doc_url, *official_doc_section, *error_code; /* NULL = null */
@@ -108,6 +109,15 @@ record *record_parse_text(const char *text, size_t len, parse_ctx *ctx);
 json_t *record_to_json(const record *r);
 void record_free(record *r);
 bool record_equal(const record *a, const record *b);
+
+/* The index of the workaround shown k-th (from 0): by success rate, best first, equal rates in
+ * the author's order. Every surface shows workarounds in this order and numbers them from 1.
+ * Quadratic without allocating; a record has a handful of workarounds. */
+size_t record_workaround_at(const record *r, size_t k);
+
+/* The Chinese text of workaround or dead end i, or NULL when the record has none for it. */
+const char *record_workaround_zh(const record *r, size_t i);
+const char *record_dead_end_zh(const record *r, size_t i);
 
 /* The top-level field names of the format, in the order records are written. */
 extern const char *const record_field_names[];

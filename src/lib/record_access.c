@@ -43,3 +43,29 @@ double errata_record_dead_end_fail_rate(const errata_record *r, size_t i)
 {
     return i < r->n_dead_ends ? r->dead_ends[i].fail_rate : 0.0;
 }
+
+static size_t workaround_rank(const record *r, size_t i)
+{
+    size_t rank = 0;
+    for (size_t j = 0; j < r->n_workarounds; j++) {
+        double rj = r->workarounds[j].success_rate, ri = r->workarounds[i].success_rate;
+        rank += rj > ri || (rj == ri && j < i);
+    }
+    return rank;
+}
+
+size_t record_workaround_at(const record *r, size_t k)
+{
+    for (size_t i = 0; i < r->n_workarounds; i++)
+        if (workaround_rank(r, i) == k)
+            return i;
+    return k; /* unreachable: ranks are a permutation of 0..n-1 */
+}
+
+static const char *zh_item(const strvec *zh, size_t i)
+{
+    return i < zh->n && zh->v[i][0] ? zh->v[i] : NULL;
+}
+
+const char *record_workaround_zh(const record *r, size_t i) { return zh_item(&r->workarounds_zh, i); }
+const char *record_dead_end_zh(const record *r, size_t i) { return zh_item(&r->dead_ends_zh, i); }

@@ -51,13 +51,15 @@ static void dead_ends(page *w, const record *r)
     sb_printf(w->sb, "<section id=\"dead-ends\"><h3>%s</h3><ul>", w->L->avoid);
     for (size_t i = 0; i < r->n_dead_ends; i++) {
         const rec_dead_end *d = &r->dead_ends[i];
+        const char *zh = w->zh ? record_dead_end_zh(r, i) : NULL;
+        bool why_is_main = !zh && !d->action[0]; /* no action recorded: lead with why */
         sb_printf(w->sb,
-                  "<li class=\"dead-end\"><span class=\"tag avoid\">AVOID</span> "
+                  "<li class=\"dead-end\"><span class=\"tag avoid\">%s</span> "
                   "<span class=\"rate\">%s %.0f%%</span> <span class=\"action\">",
-                  w->L->fails, d->fail_rate * 100);
-        esc_filled(w, d->action[0] ? d->action : w->L->no_action);
+                  w->L->avoid_tag, w->L->fails, d->fail_rate * 100);
+        esc_filled(w, zh ? zh : why_is_main ? d->why_fails : d->action);
         sb_puts(w->sb, "</span>");
-        if (d->why_fails[0]) {
+        if (!zh && !why_is_main && d->why_fails[0]) {
             sb_printf(w->sb, "<p class=\"why\">%s: ", w->L->why);
             esc_filled(w, d->why_fails);
             sb_puts(w->sb, "</p>");
@@ -77,15 +79,15 @@ static void workarounds(page *w, const record *r)
     if (!r->n_workarounds)
         return;
     sb_printf(w->sb, "<section id=\"workarounds\"><h3>%s</h3><ol>", w->L->try_);
-    for (size_t i = 0; i < r->n_workarounds; i++) {
+    for (size_t k = 0; k < r->n_workarounds; k++) {
+        size_t i = record_workaround_at(r, k);
         const rec_workaround *wk = &r->workarounds[i];
-        const char *action = wk->action;
-        if (w->zh && i < r->workarounds_zh.n && r->workarounds_zh.v[i][0])
-            action = r->workarounds_zh.v[i];
+        const char *zh = w->zh ? record_workaround_zh(r, i) : NULL;
+        const char *action = zh ? zh : wk->action;
         sb_printf(w->sb,
-                  "<li class=\"workaround\"><span class=\"tag try\">TRY</span> "
+                  "<li class=\"workaround\"><span class=\"tag try\">%s</span> "
                   "<span class=\"rate\">%s %.0f%%</span> <span class=\"action\">",
-                  w->L->works, wk->success_rate * 100);
+                  w->L->try_tag, w->L->works, wk->success_rate * 100);
         esc_filled(w, action);
         sb_puts(w->sb, "</span>");
         if (wk->how[0] && strcmp(wk->how, wk->action) != 0) {
@@ -112,7 +114,7 @@ static void facts(page *w, const record *r)
             sb_puts(w->sb, "<li><code>");
             html_escape(w->sb, v->version);
             sb_puts(w->sb, "</code>");
-            if (v->status) {
+            if (v->status && strcmp(v->status, "active") != 0) {
                 sb_puts(w->sb, " (");
                 html_escape(w->sb, v->status);
                 sb_puts(w->sb, ")");
@@ -123,7 +125,7 @@ static void facts(page *w, const record *r)
             }
             sb_puts(w->sb, "</li>");
         }
-        sb_puts(w->sb, "</ul></section>");
+        sb_printf(w->sb, "</ul><p class=\"unchecked\">%s</p></section>", w->L->unchecked);
     }
     if (r->n_os_specific) {
         sb_printf(w->sb, "<section id=\"os-notes\"><h3>%s</h3><dl>", w->L->os);

@@ -37,13 +37,16 @@ static void fill_record_json(json_t *rec, const errata_match *m)
                 fill_member(item, keys[k], m);
         }
     }
-    json_t *zh = json_object_get(rec, "workarounds_zh");
-    for (size_t i = 0; i < json_array_size(zh); i++) {
-        const char *s = json_string_value(json_array_get(zh, i));
-        char *filled = s ? fill_placeholders(s, m->caps, m->n_caps) : NULL;
-        if (filled)
-            json_array_set_new(zh, i, json_string(filled));
-        free(filled);
+    static const char *const zh_lists[] = {"workarounds_zh", "dead_ends_zh"};
+    for (size_t l = 0; l < sizeof zh_lists / sizeof *zh_lists; l++) {
+        json_t *zh = json_object_get(rec, zh_lists[l]);
+        for (size_t i = 0; i < json_array_size(zh); i++) {
+            const char *s = json_string_value(json_array_get(zh, i));
+            char *filled = s ? fill_placeholders(s, m->caps, m->n_caps) : NULL;
+            if (filled)
+                json_array_set_new(zh, i, json_string(filled));
+            free(filled);
+        }
     }
 }
 
@@ -120,8 +123,8 @@ static const capture *placeholder_at(const char *p, const char *end, const errat
     return NULL;
 }
 
-/* The stored record JSON with the captures filled into its dead ends, workarounds and
- * workarounds_zh — the fields fill_record_json() fills. The stored JSON is compact and in the
+/* The stored record JSON with the captures filled into its dead ends, workarounds,
+ * workarounds_zh and dead_ends_zh — the fields fill_record_json() fills. The stored JSON is compact and in the
  * record's field order, so those fields are the text between "dead_ends" and
  * "transition_graph". Returns false when the stored text is not laid out so. */
 static bool fill_stored_json(strbuf *sb, const errata_match *m)

@@ -9,8 +9,10 @@
 
 typedef struct {
     const char *root_cause, *avoid, *try_, *why, *how, *when, *applies, *os, *docs, *trust,
-        *next, *before, *confused, *also, *none, *no_action, *fails, *works, *explain, *guess,
+        *next, *before, *confused, *also, *none, *fails, *works, *explain, *guess,
         *show;
+    const char *avoid_tag, *try_tag; /* the marks before each dead end and workarounds */
+    const char *unchecked; /* after the versions, when no environment was given */
 } labels;
 
 const labels *render_labels(errata_lang lang);

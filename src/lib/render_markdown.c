@@ -43,9 +43,11 @@ static void record_md(md *w, const record *r)
         sb_printf(w->sb, "### %s\n\n", L->avoid);
         for (size_t i = 0; i < r->n_dead_ends; i++) {
             const rec_dead_end *d = &r->dead_ends[i];
-            sb_printf(w->sb, "- **AVOID** (%s %.0f%%): ", L->fails, d->fail_rate * 100);
-            inline_text(w, d->action[0] ? d->action : L->no_action);
-            if (d->why_fails[0]) {
+            const char *zh = w->zh ? record_dead_end_zh(r, i) : NULL;
+            bool why_is_main = !zh && !d->action[0]; /* no action recorded: lead with why */
+            sb_printf(w->sb, "- **%s** (%s %.0f%%): ", L->avoid_tag, L->fails, d->fail_rate * 100);
+            inline_text(w, zh ? zh : why_is_main ? d->why_fails : d->action);
+            if (!zh && !why_is_main && d->why_fails[0]) {
                 sb_printf(w->sb, " — %s: ", L->why);
                 inline_text(w, d->why_fails);
             }
@@ -60,12 +62,13 @@ static void record_md(md *w, const record *r)
     }
     if (r->n_workarounds) {
         sb_printf(w->sb, "### %s\n\n", L->try_);
-        for (size_t i = 0; i < r->n_workarounds; i++) {
+        for (size_t k = 0; k < r->n_workarounds; k++) {
+            size_t i = record_workaround_at(r, k);
             const rec_workaround *wk = &r->workarounds[i];
-            const char *action = wk->action;
-            if (w->zh && i < r->workarounds_zh.n && r->workarounds_zh.v[i][0])
-                action = r->workarounds_zh.v[i];
-            sb_printf(w->sb, "%zu. **TRY** (%s %.0f%%): ", i + 1, L->works, wk->success_rate * 100);
+            const char *zh = w->zh ? record_workaround_zh(r, i) : NULL;
+            const char *action = zh ? zh : wk->action;
+            sb_printf(w->sb, "%zu. **%s** (%s %.0f%%): ", k + 1, L->try_tag, L->works,
+                      wk->success_rate * 100);
             inline_text(w, action);
             if (wk->condition[0]) {
                 sb_printf(w->sb, " (%s: ", L->when);
@@ -91,7 +94,7 @@ static void record_md(md *w, const record *r)
         sb_printf(w->sb, "### %s\n\n", L->applies);
         for (size_t i = 0; i < r->n_versions; i++) {
             sb_printf(w->sb, "- `%s`", r->versions[i].version);
-            if (r->versions[i].status)
+            if (r->versions[i].status && strcmp(r->versions[i].status, "active") != 0)
                 sb_printf(w->sb, " (%s)", r->versions[i].status);
             if (r->versions[i].behavior_change) {
                 sb_puts(w->sb, ": ");
@@ -99,7 +102,7 @@ static void record_md(md *w, const record *r)
             }
             sb_putc(w->sb, '\n');
         }
-        sb_putc(w->sb, '\n');
+        sb_printf(w->sb, "\n%s\n\n", L->unchecked);
     }
     if (r->n_os_specific) {
         sb_printf(w->sb, "### %s\n\n", L->os);

@@ -57,12 +57,15 @@ static void dead_ends(printer *p, const record *r, const errata_match *m)
     heading(p, p->L->avoid);
     for (size_t i = 0; i < r->n_dead_ends; i++) {
         const rec_dead_end *d = &r->dead_ends[i];
+        const char *zh = p->zh ? record_dead_end_zh(r, i) : NULL;
         style(p, "31");
-        sb_printf(p->sb, "  AVOID");
+        sb_printf(p->sb, "  %s", p->L->avoid_tag);
         style(p, "0");
         sb_printf(p->sb, " (%s %.0f%%) ", p->L->fails, d->fail_rate * 100);
-        indented(p, 0, d->action[0] ? d->action : p->L->no_action, m);
-        if (d->why_fails[0]) {
+        /* A dead end recorded without its action still says why it fails: lead with that. */
+        bool why_is_main = !zh && !d->action[0];
+        indented(p, 0, zh ? zh : why_is_main ? d->why_fails : d->action, m);
+        if (!zh && !why_is_main && d->why_fails[0]) {
             sb_printf(p->sb, "        %s: ", p->L->why);
             indented(p, 0, d->why_fails, m);
         }
@@ -78,16 +81,15 @@ static void workarounds(printer *p, const record *r, const errata_match *m)
     if (r->n_workarounds == 0)
         return;
     heading(p, p->L->try_);
-    for (size_t i = 0; i < r->n_workarounds; i++) {
+    for (size_t k = 0; k < r->n_workarounds; k++) {
+        size_t i = record_workaround_at(r, k);
         const rec_workaround *w = &r->workarounds[i];
-        const char *action = w->action;
-        if (p->zh && i < r->workarounds_zh.n && r->workarounds_zh.v[i][0])
-            action = r->workarounds_zh.v[i];
+        const char *zh = p->zh ? record_workaround_zh(r, i) : NULL;
         style(p, "32");
-        sb_printf(p->sb, "  TRY %zu", i + 1);
+        sb_printf(p->sb, "  %s %zu", p->L->try_tag, k + 1);
         style(p, "0");
         sb_printf(p->sb, " (%s %.0f%%) ", p->L->works, w->success_rate * 100);
-        indented(p, 0, action, m);
+        indented(p, 0, zh ? zh : w->action, m);
         if (w->how[0] && strcmp(w->how, w->action) != 0) {
             sb_printf(p->sb, "        %s:\n", p->L->how);
             indented(p, 10, w->how, m);
@@ -99,14 +101,16 @@ static void workarounds(printer *p, const record *r, const errata_match *m)
     }
 }
 
-static void versions_and_os(printer *p, const record *r)
+/* The record's versions are what it concerns, not a verdict on the reader's machine: a verdict
+ * needs an environment (applicability_line), so without one the answer says it did not check. */
+static void versions_and_os(printer *p, const record *r, bool env_given)
 {
     if (r->n_versions) {
         heading(p, p->L->applies);
         for (size_t i = 0; i < r->n_versions; i++) {
             const rec_version *v = &r->versions[i];
             sb_printf(p->sb, "  %s", v->version);
-            if (v->status)
+            if (v->status && strcmp(v->status, "active") != 0)
                 sb_printf(p->sb, " (%s)", v->status);
             if (v->introduced)
                 sb_printf(p->sb, ", introduced %s", v->introduced);
@@ -118,6 +122,8 @@ static void versions_and_os(printer *p, const record *r)
             if (v->behavior_change)
                 indented(p, 4, v->behavior_change, NULL);
         }
+        if (!env_given)
+            indented(p, 2, p->L->unchecked, NULL);
     }
     if (r->n_os_specific) {
         heading(p, p->L->os);
@@ -144,7 +150,7 @@ static void edges(printer *p, const record *r)
     }
 }
 
-static void record_body(printer *p, const record *r, const errata_match *m)
+static void record_body(printer *p, const record *r, const errata_match *m, bool env_given)
 {
     style(p, "1;36");
     sb_puts(p->sb, r->id);
@@ -155,7 +161,7 @@ static void record_body(printer *p, const record *r, const errata_match *m)
     indented(p, 2, p->zh && r->root_cause_zh ? r->root_cause_zh : r->root_cause, NULL);
     dead_ends(p, r, m);
     workarounds(p, r, m);
-    versions_and_os(p, r);
+    versions_and_os(p, r, env_given);
     sb_putc(p->sb, '\n');
     if (r->official_doc_url)
         sb_printf(p->sb, "%s: %s%s%s\n", p->L->docs, r->official_doc_url,
@@ -217,7 +223,7 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
         }
     } else {
         const errata_match *top = &res->m[0];
-        record_body(&p, top->rec, top);
+        record_body(&p, top->rec, top, res->has_env);
         if (res->has_env)
             applicability_line(&p, &top->app);
         sb_printf(&sb, "Matched line %zu: %.*s\n", top->line,
@@ -247,6 +253,6 @@ char *errata_record_to_text(const errata_record *r, const errata_render_options 
     sb_init(&sb);
     printer p;
     init_printer(&p, &sb, opts);
-    record_body(&p, r, NULL);
+    record_body(&p, r, NULL, false);
     return sb_finish(&sb);
 }

@@ -142,6 +142,39 @@ static void check_regex(const record *r, const char *file, errata_diags *d)
     pcre2_code_free(re);
 }
 
+/* The English texts a translation of item i may not simply copy. */
+typedef bool (*copies_english)(const record *r, size_t i, const char *zh);
+
+static bool workaround_text(const record *r, size_t i, const char *zh)
+{
+    return strcmp(zh, r->workarounds[i].action) == 0 || strcmp(zh, r->workarounds[i].how) == 0;
+}
+
+static bool dead_end_text(const record *r, size_t i, const char *zh)
+{
+    return (r->dead_ends[i].action[0] && strcmp(zh, r->dead_ends[i].action) == 0) ||
+           strcmp(zh, r->dead_ends[i].why_fails) == 0;
+}
+
+/* workarounds_zh and dead_ends_zh: one Chinese string per item, in the items' order. */
+static void check_zh_list(const strvec *zh, const char *items, size_t n_items,
+                          copies_english copies, const record *r, const char *file,
+                          errata_diags *d)
+{
+    char path[48];
+    snprintf(path, sizeof path, "%s_zh", items);
+    if (zh->n && zh->n != n_items)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path, "has %zu entries for %zu %s", zh->n,
+                  n_items, items);
+    for (size_t i = 0; i < zh->n && i < n_items; i++) {
+        if (copies(r, i, zh->v[i])) {
+            snprintf(path, sizeof path, "%s_zh[%zu]", items, i);
+            diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
+                      "identical to %s[%zu]: not translated", items, i);
+        }
+    }
+}
+
 static void check_translations(const record *r, const char *file, errata_diags *d)
 {
     if (r->signature_zh && strcmp(r->signature_zh, r->signature) == 0)
@@ -150,18 +183,48 @@ static void check_translations(const record *r, const char *file, errata_diags *
     if (r->root_cause_zh && strcmp(r->root_cause_zh, r->root_cause) == 0)
         diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "root_cause_zh",
                   "identical to root_cause: not translated");
-    if (r->workarounds_zh.n && r->workarounds_zh.n != r->n_workarounds)
-        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "workarounds_zh",
-                  "has %zu entries for %zu workarounds", r->workarounds_zh.n, r->n_workarounds);
-    for (size_t i = 0; i < r->workarounds_zh.n && i < r->n_workarounds; i++) {
-        const char *zh = r->workarounds_zh.v[i];
-        if (strcmp(zh, r->workarounds[i].action) == 0 || strcmp(zh, r->workarounds[i].how) == 0) {
-            char path[48];
-            snprintf(path, sizeof path, "workarounds_zh[%zu]", i);
-            diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
-                      "identical to workarounds[%zu]: not translated", i);
+    check_zh_list(&r->workarounds_zh, "workarounds", r->n_workarounds, workaround_text, r, file,
+                  d);
+    check_zh_list(&r->dead_ends_zh, "dead_ends", r->n_dead_ends, dead_end_text, r, file, d);
+}
+
+static bool is_http_url(const char *s)
+{
+    return strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0;
+}
+
+/* Every URL a surface renders as a link must be http(s): anything else (javascript:, data:) in
+ * a contributed record would run in the reader's browser. A record must also cite at least one
+ * source a reader can check, beside or beyond its documentation page. */
+static void check_url_list(const strvec *urls, const char *items, size_t i, const char *file,
+                           errata_diags *d, size_t *cited)
+{
+    for (size_t k = 0; k < urls->n; k++) {
+        if (is_http_url(urls->v[k])) {
+            (*cited)++;
+            continue;
         }
+        char path[64];
+        snprintf(path, sizeof path, "%s[%zu].sources[%zu]", items, i, k);
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, path, "'%s' is not an http(s) URL",
+                  urls->v[k]);
     }
+}
+
+static void check_sources(const record *r, const char *file, errata_diags *d)
+{
+    if (r->official_doc_url && !is_http_url(r->official_doc_url))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "official_doc_url",
+                  "'%s' is not an http(s) URL", r->official_doc_url);
+    size_t cited = 0;
+    for (size_t i = 0; i < r->n_dead_ends; i++)
+        check_url_list(&r->dead_ends[i].sources, "dead_ends", i, file, d, &cited);
+    for (size_t i = 0; i < r->n_workarounds; i++)
+        check_url_list(&r->workarounds[i].sources, "workarounds", i, file, d, &cited);
+    if (cited == 0)
+        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "sources",
+                  "no dead end or workaround cites a source: add a URL where a reader can check "
+                  "the claim (documentation, the tool's source, the bug thread)");
 }
 
 void validate_record(const record *r, const char *file, errata_diags *d)
@@ -177,10 +240,7 @@ void validate_record(const record *r, const char *file, errata_diags *d)
                       "empty: the reader is told why something fails but not what");
         }
     }
-    if (r->official_doc_url && strncmp(r->official_doc_url, "https://", 8) != 0 &&
-        strncmp(r->official_doc_url, "http://", 7) != 0)
-        diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "official_doc_url",
-                  "'%s' is not an http(s) URL", r->official_doc_url);
+    check_sources(r, file, d);
 }
 
 /* ------------------------------------------------------------------ across records */

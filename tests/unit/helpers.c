@@ -169,7 +169,7 @@ const errata_diag *find_diag(const errata_diags *d, errata_severity sev, const c
 {
     for (size_t i = 0; i < errata_diags_count(d); i++) {
         const errata_diag *x = errata_diags_get(d, i);
-        if (x->severity == sev && strcmp(x->field, field) == 0 &&
+        if (x->severity == sev && (!field || strcmp(x->field, field) == 0) &&
             (!needle || strstr(x->message, needle)))
             return x;
     }

@@ -89,6 +89,7 @@ static void round_trip_every_field(void **state)
     assert_round_trip(src_path("tests/fixtures/records/valid/named-group-and-all-fields.json"));
     assert_round_trip(src_path("tests/fixtures/records/valid/edge-objects-with-probability.json"));
     assert_round_trip(src_path("tests/fixtures/records/valid/versions-all-statuses-and-os.json"));
+    assert_round_trip(src_path("tests/fixtures/records/valid/dead-ends-zh.json"));
 }
 
 static void round_trip_detects_a_change(void **state)

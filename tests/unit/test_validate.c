@@ -45,6 +45,7 @@ static void seed_is_valid_with_its_known_flaws(void **state)
         assert_non_null(find_diag(d, ERRATA_SEV_WARNING, f, "not translated"));
     }
     assert_non_null(find_diag(d, ERRATA_SEV_WARNING, "examples", "no examples"));
+    assert_non_null(find_diag(d, ERRATA_SEV_WARNING, "sources", "cites a source"));
     /* Its regex matches its own signature, and Chinese texts that differ are not flagged. */
     assert_null(find_diag(d, ERRATA_SEV_WARNING, "regex", NULL));
     assert_null(find_diag(d, ERRATA_SEV_WARNING, "signature_zh", NULL));
@@ -140,6 +141,37 @@ static void identity_rules(void **state)
                    "transition_graph.leads_to[0]", "names no record");
 }
 
+/* dead_ends_zh mirrors workarounds_zh; every URL a surface links must be http(s). */
+static void translation_and_source_rules(void **state)
+{
+    (void)state;
+    expect_warning("dead_ends_zh", "[\"只有一条\"]", "dead_ends_zh", "1 entries for 3");
+    expect_warning("dead_ends_zh",
+                   "[\"甲\", \"The incompatibility is fundamental to PEFT's dynamic nature, not "
+                   "a torch bug; nightly versions have the same limitation.\", \"丙\"]",
+                   "dead_ends_zh[1]", "not translated");
+    expect_error("official_doc_url", "\"javascript:alert(1)\"", "official_doc_url",
+                 "not an http(s) URL");
+    expect_error("workarounds",
+                 "[{\"action\": \"a\", \"success_rate\": 0.5, \"how\": \"\", \"condition\": "
+                 "\"\", \"sources\": [\"https://example.org/ok\", \"data:text/html,x\"]}]",
+                 "workarounds[0].sources[1]", "not an http(s) URL");
+
+    char *text = seed_with("dead_ends_zh", "[\"甲\", \"乙\", \"丙\"]");
+    errata_diags *d = validate_text(text);
+    assert_null(find_diag(d, ERRATA_SEV_WARNING, "dead_ends_zh", NULL));
+    assert_null(find_diag(d, ERRATA_SEV_WARNING, NULL, "unknown"));
+    errata_diags_free(d);
+    free(text);
+    text = seed_with("workarounds",
+                     "[{\"action\": \"a\", \"success_rate\": 0.5, \"how\": \"\", "
+                     "\"condition\": \"\", \"sources\": [\"https://example.org/doc\"]}]");
+    d = validate_text(text);
+    assert_null(find_diag(d, ERRATA_SEV_WARNING, "sources", NULL));
+    errata_diags_free(d);
+    free(text);
+}
+
 static void duplicate_ids_and_resolved_links(void **state)
 {
     (void)state;
@@ -214,6 +246,7 @@ int main(void)
         cmocka_unit_test(regex_rules),
         cmocka_unit_test(example_rules),
         cmocka_unit_test(identity_rules),
+        cmocka_unit_test(translation_and_source_rules),
         cmocka_unit_test(duplicate_ids_and_resolved_links),
         cmocka_unit_test(missing_path_is_an_error_of_the_call),
         cmocka_unit_test(literal_counting),
