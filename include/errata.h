@@ -326,6 +326,54 @@ errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *
                          const errata_build_options *opts, errata_build_report *report,
                          errata_diags **diags, errata_error *err);
 
+/* ---------------------------------------------------------------- verify */
+
+/* What running one record's reproduce recipe showed (docs/verify.md). */
+typedef enum {
+    ERRATA_VERIFY_VERIFIED, /* the tool's output was answered by this record, first */
+    ERRATA_VERIFY_FAILED,   /* it ran, and its output was not (or it timed out) */
+    ERRATA_VERIFY_SKIPPED   /* no recipe, or a tool it requires is not installed */
+} errata_verify_state;
+
+typedef struct {
+    const char *record_id, *file;
+    errata_verify_state state;
+    const char *reason;    /* why it failed or was skipped ("" when verified) */
+    const char *output;    /* what the command printed (at most 1 MiB); NULL when not run */
+    double seconds;        /* how long the command ran */
+    int network_isolated;  /* non-zero: it ran in a network namespace of its own */
+    int updated;           /* non-zero: `update` rewrote the record file */
+    int tier_changed;      /* non-zero: that rewrite changed verification_tier */
+} errata_verify_entry;
+
+typedef struct {
+    const char *const *ids; /* only these records; none: every record (or every of domain) */
+    size_t n_ids;
+    const char *domain;     /* only this domain; NULL: every domain */
+    double timeout_s;       /* per record; 0 means 30 s */
+    int update;             /* rewrite last_confirmed and verification_tier in the files */
+    const char *today;      /* the date written as last_confirmed; NULL: today (UTC) */
+    /* Called after each record, in order (for progress); may be NULL. */
+    void (*progress)(const errata_verify_entry *e, void *arg);
+    void *progress_arg;
+} errata_verify_options;
+
+typedef struct errata_verify_report errata_verify_report;
+
+/* Builds the knowledge base under kb_dirs into a temporary index, runs the reproduce command of
+ * each selected record contained (a scratch directory, a cleared environment, no network, a
+ * timeout) and looks its output up. Fails with ERRATA_ERR_NOT_FOUND for an id not in the
+ * knowledge base and like errata_build() for invalid records. Runs commands from the records:
+ * use it on a knowledge base you trust as you trust its build scripts. */
+errata_code errata_verify(const char *const *kb_dirs, size_t n_dirs,
+                          const errata_verify_options *opts, errata_verify_report **out,
+                          errata_error *err);
+size_t errata_verify_count(const errata_verify_report *rep);
+const errata_verify_entry *errata_verify_get(const errata_verify_report *rep, size_t i);
+size_t errata_verify_tally(const errata_verify_report *rep, errata_verify_state state);
+const char *errata_verify_state_name(errata_verify_state state);
+void errata_verify_free(errata_verify_report *rep);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@ static const command COMMANDS[] = {
     {"show", cmd_show, "show one record by id"},
     {"validate", cmd_validate, "check record files and report every problem by file and field"},
     {"build", cmd_build, "validate the knowledge base and compile it into an index"},
+    {"verify", cmd_verify, "run records' reproduce recipes and check the real output matches"},
     {"serve", cmd_serve, "serve the HTTP API, MCP over HTTP and the web pages"},
     {"mcp", cmd_mcp, "speak the Model Context Protocol over stdio"},
 };

@@ -14,6 +14,7 @@
 
 #include "db.h"
 #include "error.h"
+#include "index_build.h"
 #include "lookup.h"
 #include "strbuf.h"
 
@@ -99,18 +100,9 @@ errata_code errata_cross_check(const char *const *kb_dirs, size_t n_dirs, errata
                                errata_error *err)
 {
     *out = NULL;
-    const char *tmpdir = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/errata-cross-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return set_error(err, ERRATA_ERR_IO, "%s: cannot create a temporary index", path);
-    close(fd);
-    errata_build_options bo = {1};
-    errata_code rc = errata_build(kb_dirs, n_dirs, path, &bo, NULL, NULL, err);
     errata_db *db = NULL;
-    if (rc == ERRATA_OK)
-        rc = errata_open(path, &db, err);
+    errata_code rc = index_build_temporary(kb_dirs, n_dirs, path, sizeof path, &db, err);
     errata_cross *c = calloc(1, sizeof *c);
     if (rc == ERRATA_OK && !c)
         rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");

@@ -5,9 +5,12 @@
 #include "fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 
@@ -73,4 +76,58 @@ errata_code read_file(const char *path, size_t max, char **out, size_t *len, err
         set_error(err, rc, "%s: %s", path, msg);
     }
     return rc;
+}
+
+static errata_code write_all(int fd, const char *data, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return ERRATA_ERR_IO;
+        data += n, len -= (size_t)n;
+    }
+    return ERRATA_OK;
+}
+
+static void fsync_parent(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+errata_code write_file_atomic(const char *path, const char *data, size_t len, errata_error *err)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return set_error(err, ERRATA_ERR_ARG, "%s: path too long", path);
+    struct stat st;
+    mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+    if (fd < 0)
+        return set_error(err, ERRATA_ERR_IO, "%s: %s", tmp, strerror(errno));
+    errata_code rc = write_all(fd, data, len);
+    if (rc == ERRATA_OK && fsync(fd) != 0)
+        rc = ERRATA_ERR_IO;
+    int e = errno;
+    if (close(fd) != 0 && rc == ERRATA_OK)
+        rc = ERRATA_ERR_IO, e = errno;
+    if (rc == ERRATA_OK && rename(tmp, path) != 0)
+        rc = ERRATA_ERR_IO, e = errno;
+    if (rc != ERRATA_OK) {
+        unlink(tmp);
+        return set_error(err, rc, "%s: %s", path, strerror(e));
+    }
+    fsync_parent(path);
+    return ERRATA_OK;
 }

@@ -15,4 +15,9 @@ errata_code read_file(const char *path, size_t max, char **out, size_t *len, err
 errata_code read_stream(void *fp /* FILE* */, size_t max, char **out, size_t *len,
                         errata_error *err);
 
+/* Replaces path with data durably: a temporary file in the same directory, fsync'd, renamed
+ * over path, then the directory fsync'd, so that a crash leaves either the old file or the new
+ * one, never a truncated mix. The file keeps path's permission bits when it exists. */
+errata_code write_file_atomic(const char *path, const char *data, size_t len, errata_error *err);
+
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "index_build.h"
 #include "index_schema.h"
 #include "kb.h"
 #include "multiscan.h"
@@ -342,5 +343,24 @@ errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *
         *diags_out = diags;
     else
         errata_diags_free(diags);
+    return rc;
+}
+
+errata_code index_build_temporary(const char *const *kb_dirs, size_t n_dirs, char *path,
+                                  size_t path_size, errata_db **db, errata_error *err)
+{
+    *db = NULL;
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, path_size, "%s/errata-index-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return set_error(err, ERRATA_ERR_IO, "%s: cannot create a temporary index", path);
+    close(fd);
+    errata_build_options bo = {1};
+    errata_code rc = errata_build(kb_dirs, n_dirs, path, &bo, NULL, NULL, err);
+    if (rc == ERRATA_OK)
+        rc = errata_open(path, db, err);
+    if (rc != ERRATA_OK)
+        unlink(path);
     return rc;
 }
