@@ -289,6 +289,8 @@ typedef struct {
     size_t rank;           /* where its own record came: 1 first, 0 not matched at all */
     const char *top_id;    /* the record that came first ("" when none matched) */
     const char *others;    /* the other records that matched, comma-separated ("" if none) */
+    int after_cause;       /* non-zero: second only to its own cause (transition_graph), which
+                              the answer then names: a chain, not an outranking */
 } errata_cross_entry;
 
 typedef struct errata_cross errata_cross;

@@ -35,14 +35,18 @@ static int report_cross(const char *const *paths, size_t n, bool json, bool quie
             continue;
         shared += e->others[0] != 0;
         if (json)
-            json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:s, s:s}", "record",
+            json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "record",
                                                  e->record_id, "example", (json_int_t)e->example,
                                                  "rank", (json_int_t)e->rank, "top", e->top_id,
-                                                 "others", e->others));
+                                                 "others", e->others, "after_cause",
+                                                 e->after_cause));
         else if (!quiet)
             printf("%s: examples.match[%zu]: %s%s%s%s%s\n", e->record_id, e->example,
-                   e->rank == 1 ? "first" : e->rank ? "OUTRANKED" : "NOT MATCHED",
-                   e->rank > 1 ? " by " : "", e->rank > 1 ? e->top_id : "",
+                   e->rank == 1        ? "first"
+                   : e->after_cause    ? "second, after its cause"
+                   : e->rank           ? "OUTRANKED"
+                                       : "NOT MATCHED",
+                   e->rank > 1 ? (e->after_cause ? " " : " by ") : "", e->rank > 1 ? e->top_id : "",
                    e->others[0] ? "; also matched: " : "", e->others);
     }
     if (json) {

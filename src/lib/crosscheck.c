@@ -75,6 +75,8 @@ static errata_code check_example(errata_db *db, const record *r, size_t j, errat
     e.record_id = strdup(r->id);
     e.example = j;
     e.top_id = strdup(res->n && !res->m[0].fuzzy ? res->m[0].rec->id : "");
+    e.after_cause = e.rank == 2 && res->m[0].parts.cause_of &&
+                    strcmp(res->m[0].parts.cause_of->id, r->id) == 0;
     e.others = sb_finish(&others);
     errata_result_free(res);
     if (!e.record_id || !e.top_id || !e.others) {
@@ -91,7 +93,7 @@ static errata_code check_example(errata_db *db, const record *r, size_t j, errat
         c->v = p;
         c->cap = cap;
     }
-    c->outranked += e.rank != 1;
+    c->outranked += e.rank != 1 && !e.after_cause;
     c->v[c->n++] = e;
     return ERRATA_OK;
 }

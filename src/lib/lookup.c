@@ -218,6 +218,45 @@ static int cmp_match(const void *a, const void *b)
     return strcmp(x->rec->id, y->rec->id);
 }
 
+static bool edge_names(const record *r, int kind, const char *id)
+{
+    for (size_t i = 0; i < r->n_edges[kind]; i++)
+        if (strcmp(r->edges[kind][i].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* The graph says a's error usually comes before b's: a is b's cause. */
+static bool is_cause_of(const record *a, const record *b)
+{
+    return edge_names(a, EDGE_LEADS_TO, b->id) || edge_names(b, EDGE_PRECEDED_BY, a->id);
+}
+
+/* When a cause and its knock-on error both matched, the cause is the answer even when the
+ * knock-on's line scores higher (CMake's missing toolchain file before its "CMAKE_MAKE_PROGRAM
+ * is not set", javac's missing package before "cannot find symbol"): the cause moves just above
+ * it. Links both ways (a cycle in the graph) change nothing; every move is bounded. */
+static void causes_first(errata_result *res)
+{
+    size_t budget = res->n * res->n;
+    for (size_t i = 0; i < res->n;) {
+        size_t j = i + 1;
+        while (j < res->n && (res->m[j].fuzzy || !is_cause_of(res->m[j].rec, res->m[i].rec) ||
+                              is_cause_of(res->m[i].rec, res->m[j].rec)))
+            j++;
+        if (j == res->n || budget == 0) {
+            i++;
+            continue;
+        }
+        budget--;
+        errata_match cause = res->m[j];
+        cause.parts.cause_of = res->m[i].rec;
+        cause.parts.cause_of_line = res->m[i].line;
+        memmove(&res->m[i + 1], &res->m[i], (j - i) * sizeof *res->m);
+        res->m[i] = cause;
+    }
+}
+
 static void match_clear(errata_match *m)
 {
     applicability_clear(&m->app);
@@ -367,8 +406,10 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         errata_result_free(res);
         return rc;
     }
-    if (res->n > 1)
+    if (res->n > 1) {
         qsort(res->m, res->n, sizeof *res->m, cmp_match);
+        causes_first(res);
+    }
     while (res->n > max_results)
         match_clear(&res->m[--res->n]);
     *out = res;

@@ -41,6 +41,10 @@ typedef struct {
     double confidence;       /* the record's confidence */
     double fix_success_rate; /* the record's fix_success_rate */
     double applicability_bonus; /* RANK_APPLIES, RANK_NOT_AFFECTED or 0 */
+    /* Set when this match was moved above a higher-scored one because the record is its cause
+     * (transition_graph): that knock-on's record and line. NULL otherwise. */
+    const record *cause_of;
+    size_t cause_of_line;
 } score_parts;
 
 typedef struct {

@@ -189,11 +189,19 @@ static void match_json(strbuf *sb, const errata_match *m, size_t rank)
     sb_printf(sb,
               ",\"match\":\"regex\",\"score\":%.6g,\"score_parts\":{\"specificity\":%.6g,"
               "\"line_role\":\"%s\",\"role_bonus\":%.6g,\"position\":%.6g,\"domain_fit\":%s,"
-              "\"confidence\":%.6g,\"fix_success_rate\":%.6g,\"applicability_bonus\":%.6g},"
-              "\"line\":%zu,\"matched_text\":",
+              "\"confidence\":%.6g,\"fix_success_rate\":%.6g,\"applicability_bonus\":%.6g,"
+              "\"cause_of\":",
               m->score, p->specificity, line_role_name(p->role), p->role_bonus, p->position,
               p->domain_fit ? "true" : "false", p->confidence, p->fix_success_rate,
-              p->applicability_bonus, m->line);
+              p->applicability_bonus);
+    if (p->cause_of) {
+        sb_puts(sb, "{\"id\":");
+        json_str(sb, p->cause_of->id);
+        sb_printf(sb, ",\"line\":%zu}", p->cause_of_line);
+    } else {
+        sb_puts(sb, "null");
+    }
+    sb_printf(sb, "},\"line\":%zu,\"matched_text\":", m->line);
     json_str(sb, m->text);
     sb_puts(sb, ",\"captures\":{");
     for (size_t i = 0; i < m->n_caps; i++) {

@@ -13,6 +13,8 @@ typedef struct {
         *show;
     const char *avoid_tag, *try_tag; /* the marks before each dead end and workarounds */
     const char *unchecked; /* after the versions, when no environment was given */
+    /* printf format: the knock-on error's id and line, when the answer is its cause */
+    const char *cause_of_fmt;
 } labels;
 
 const labels *render_labels(errata_lang lang);

@@ -229,6 +229,8 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
         sb_printf(&sb, "Matched line %zu: %.*s\n", top->line,
                   (int)(strcspn(top->text, "\n") < 200 ? strcspn(top->text, "\n") : 200),
                   top->text);
+        if (top->parts.cause_of)
+            sb_printf(&sb, p.L->cause_of_fmt, top->parts.cause_of->id, top->parts.cause_of_line);
         if (opts && opts->explain)
             explain(&p, top);
         if (res->n > 1)

@@ -35,6 +35,17 @@ static int setup(void **state)
         test_record("test/bytes-unbounded", "unicode check: '[^']+' done", "none", 0.5, "[]", "{}"));
     add_record(f->dir, "test/bytes-single",
         test_record("test/bytes-single", "unicode single: a.b done here", "none", 0.5, "[]", "{}"));
+    /* A cause and its knock-on: the knock-on's pattern is longer (it would score higher). */
+    add_record(f->dir, "chain/cause",
+        strdup("{\"id\": \"chain/cause\", \"signature\": \"s\", \"regex\": \"toolchain file is "
+               "missing here\", \"domain\": \"chain\", \"category\": \"build_error\", "
+               "\"root_cause\": \"c\", \"dead_ends\": [], \"workarounds\": [], "
+               "\"transition_graph\": {\"leads_to\": [\"chain/knock-on\"]}, "
+               "\"verification_tier\": \"ai_generated\", \"confidence\": 0.5, "
+               "\"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}"));
+    add_record(f->dir, "chain/knock-on",
+        test_record("chain/knock-on", "the make program variable is not set at all, so nothing "
+                    "builds", "set it", 0.9, "[]", "{}"));
     /* Chinese dead ends and workarounds, with a capture to fill in both. */
     add_record(f->dir, "test/zh-items",
         strdup("{\"id\": \"test/zh-items\", \"signature\": \"zh items X\", \"regex\": "
@@ -128,6 +139,34 @@ static void chinese_output_uses_chinese_fields(void **state)
     assert_non_null(strstr(text, "运行时错误"));
     assert_non_null(strstr(text, "根本原因"));
     free(text);
+    errata_result_free(res);
+}
+
+static void a_cause_ranks_above_its_knock_on(void **state)
+{
+    kb_fixture *f = *state;
+    const char *log = "configuring\ntoolchain file is missing here\n"
+                      "the make program variable is not set at all, so nothing builds\n";
+    errata_result *res = lookup(f, log, strlen(log));
+    assert_string_equal(top_id(res), "chain/cause");
+    const errata_match *top = errata_result_match(res, 0), *next = errata_result_match(res, 1);
+    assert_non_null(next);
+    assert_string_equal(errata_record_id(errata_match_record(next)), "chain/knock-on");
+    assert_true(errata_match_score(next) > errata_match_score(top)); /* moved, not rescored */
+    assert_ptr_equal(top->parts.cause_of, next->rec);
+    assert_int_equal(top->parts.cause_of_line, 3);
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "This is the cause of chain/knock-on (line 3)"));
+    free(text);
+    char *json = errata_result_to_json(res, NULL);
+    assert_non_null(strstr(json, "\"cause_of\":{\"id\":\"chain/knock-on\",\"line\":3}"));
+    free(json);
+    errata_result_free(res);
+    /* Alone, the knock-on is the answer. */
+    const char *alone = "the make program variable is not set at all, so nothing builds\n";
+    res = lookup(f, alone, strlen(alone));
+    assert_string_equal(top_id(res), "chain/knock-on");
+    assert_null(errata_result_match(res, 0)->parts.cause_of);
     errata_result_free(res);
 }
 
@@ -360,6 +399,7 @@ int main(void)
         cmocka_unit_test(the_error_inside_a_trace_is_found),
         cmocka_unit_test(chinese_output_uses_chinese_fields),
         cmocka_unit_test(chinese_dead_ends_are_chinese_and_filled),
+        cmocka_unit_test(a_cause_ranks_above_its_knock_on),
         cmocka_unit_test(captures_fill_the_answer),
         cmocka_unit_test(the_more_specific_pattern_ranks_first),
         cmocka_unit_test(no_match_is_not_an_error),
