@@ -217,8 +217,7 @@ char *errata_result_to_html(const errata_result *res, const errata_render_option
     if (res->n == 0) {
         sb_printf(&sb, "<p class=\"none\">%s</p>", w.L->none);
     } else if (res->m[0].fuzzy) {
-        sb_printf(&sb, "<p class=\"none\">%s</p><p class=\"guess\">%s</p><ol class=\"guesses\">",
-                  w.L->none, w.L->guess);
+        sb_printf(&sb, "<p class=\"guess\">%s</p><ol class=\"guesses\">", w.L->guess);
         for (size_t i = 0; i < res->n; i++) {
             const record *r = res->m[i].rec;
             sb_puts(&sb, "<li>");

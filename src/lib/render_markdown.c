@@ -147,7 +147,7 @@ char *errata_result_to_markdown(const errata_result *res, const errata_render_op
     if (res->n == 0) {
         sb_printf(&sb, "%s\n", w.L->none);
     } else if (res->m[0].fuzzy) {
-        sb_printf(&sb, "%s\n\n%s\n\n", w.L->none, w.L->guess);
+        sb_printf(&sb, "%s\n\n", w.L->guess);
         for (size_t i = 0; i < res->n; i++) {
             const record *r = res->m[i].rec;
             sb_printf(&sb, "%zu. `%s` — ", i + 1, r->id);

@@ -215,7 +215,7 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
     if (res->n == 0) {
         sb_printf(&sb, "%s\n", p.L->none);
     } else if (res->m[0].fuzzy) {
-        sb_printf(&sb, "%s\n%s\n", p.L->none, p.L->guess);
+        sb_printf(&sb, "%s\n", p.L->guess);
         for (size_t i = 0; i < res->n; i++) {
             const record *r = res->m[i].rec;
             sb_printf(&sb, "  %zu. %s — %s\n     %s: errata show %s\n", i + 1, r->id,

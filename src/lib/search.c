@@ -23,6 +23,7 @@
 #define GUARD_MIN_SIGNATURE_HITS 2 /* … of which in its signature or aliases */
 #define GUARD_MIN_SHARE 0.5        /* … and this share of the terms (of at most 8) */
 #define GUARD_MIN_RELATIVE 0.6     /* … and at least this share of the best guess's BM25 */
+#define GUARD_MIN_NAME_LEN 8       /* a lone query word: at least this long */
 /* A term found in more than this share of the records ("java", "exception") says nothing about
  * which record is meant, so the guard does not count it. */
 #define GUARD_MAX_DOC_SHARE 0.05
@@ -241,6 +242,10 @@ static bool covers(const record *r, const terms *t)
         sig_hits += sig;
     }
     size_t denom = t->n < 8 ? t->n : 8;
+    /* A query of one informative word ("ModuleNotFoundError", "EADDRINUSE") names an error
+     * when that word is in the record's signature and long enough to be a name, not a word. */
+    if (t->n == 1)
+        return sig_hits == 1 && strlen(t->v[0]) >= GUARD_MIN_NAME_LEN;
     return hits >= GUARD_MIN_HITS && sig_hits >= GUARD_MIN_SIGNATURE_HITS &&
            (double)hits >= GUARD_MIN_SHARE * (double)denom;
 }

@@ -110,6 +110,12 @@ run 0 "lookup --explain" -- "$ERRATA" --db "$DB" lookup --explain "$SEED_MSG"
 has "$T/out" "specificity" "explain shows the score's parts"
 run 1 "no match" -- "$ERRATA" --db "$DB" lookup "all 42 tests passed, nothing to see here"
 has "$T/out" "No known error matched" "no match is said plainly"
+mkdir -p "$T/kb2/python" && cp "$ROOT/kb/python/modulenotfounderror-no-module-named.json" \
+    "$ROOT/kb/python/importerror-cannot-import-name.json" "$T/kb2/python/" && cp -r "$T/kb/huggingface" "$T/kb2/"
+"$ERRATA" build "$T/kb2" -o "$T/db2" >/dev/null
+run 1 "one word that names an error" -- "$ERRATA" --db "$T/db2" lookup "ModuleNotFoundError"
+has "$T/out" "python/modulenotfounderror-no-module-named" "a lone error name finds its record as a guess"
+lacks "$T/out" "No known error matched" "guesses are not headed by 'nothing matched'"
 
 # bad input
 printf '' | "$ERRATA" --db "$DB" lookup >"$T/out" 2>"$T/err"
