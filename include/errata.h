@@ -27,6 +27,14 @@ extern "C" {
 
 #define ERRATA_VERSION "0.1.0"
 
+/* Marks the functions liberrata exports. The library is built with hidden visibility, so
+ * everything else in it (strbuf, record internals, …) stays internal to it. */
+#if defined(ERRATA_BUILDING_LIBRARY) && defined(__GNUC__)
+#define ERRATA_API __attribute__((visibility("default")))
+#else
+#define ERRATA_API
+#endif
+
 /* The format of the index file this library reads and writes. A file of another format is
  * reported as stale and must be rebuilt with errata_build(). */
 #define ERRATA_INDEX_FORMAT 1
@@ -52,10 +60,10 @@ typedef struct {
 } errata_error;
 
 /* A static, human-readable name for a code ("not an index", …). */
-const char *errata_code_name(errata_code code);
+ERRATA_API const char *errata_code_name(errata_code code);
 
 /* The library's version string. */
-const char *errata_version(void);
+ERRATA_API const char *errata_version(void);
 
 /* ---------------------------------------------------------------- index */
 
@@ -63,43 +71,43 @@ typedef struct errata_db errata_db;
 
 /* Opens a compiled index read-only. Checks that the file is an Errata index of this format
  * version; says which it is otherwise (missing, not an index, stale, corrupt). */
-errata_code errata_open(const char *path, errata_db **out, errata_error *err);
-void errata_close(errata_db *db);
+ERRATA_API errata_code errata_open(const char *path, errata_db **out, errata_error *err);
+ERRATA_API void errata_close(errata_db *db);
 
 /* The number of records in the index, and a metadata value ("format_version", "kb_hash",
  * "built_at", "record_count", "errata_version"), or NULL when the key is unknown. */
-size_t errata_db_record_count(const errata_db *db);
-const char *errata_db_meta(const errata_db *db, const char *key);
+ERRATA_API size_t errata_db_record_count(const errata_db *db);
+ERRATA_API const char *errata_db_meta(const errata_db *db, const char *key);
 
 /* ---------------------------------------------------------------- records */
 
 typedef struct errata_record errata_record;
 
 /* A record by id (or by one of its aliases). The record is owned by db. */
-errata_code errata_get_record(errata_db *db, const char *id, const errata_record **out,
+ERRATA_API errata_code errata_get_record(errata_db *db, const char *id, const errata_record **out,
                               errata_error *err);
 
 /* The i-th record in id order, 0 <= i < errata_db_record_count(). */
-errata_code errata_record_at(errata_db *db, size_t i, const errata_record **out,
+ERRATA_API errata_code errata_record_at(errata_db *db, size_t i, const errata_record **out,
                              errata_error *err);
 
-const char *errata_record_id(const errata_record *r);
-const char *errata_record_domain(const errata_record *r);
-const char *errata_record_category(const errata_record *r);
-const char *errata_record_signature(const errata_record *r);
-const char *errata_record_regex(const errata_record *r);
-const char *errata_record_root_cause(const errata_record *r);
-const char *errata_record_verification_tier(const errata_record *r);
-double errata_record_confidence(const errata_record *r);
-double errata_record_fix_success_rate(const errata_record *r);
-size_t errata_record_workaround_count(const errata_record *r);
-const char *errata_record_workaround_action(const errata_record *r, size_t i);
-const char *errata_record_workaround_how(const errata_record *r, size_t i);
-double errata_record_workaround_success_rate(const errata_record *r, size_t i);
-size_t errata_record_dead_end_count(const errata_record *r);
-const char *errata_record_dead_end_action(const errata_record *r, size_t i);
-const char *errata_record_dead_end_why_fails(const errata_record *r, size_t i);
-double errata_record_dead_end_fail_rate(const errata_record *r, size_t i);
+ERRATA_API const char *errata_record_id(const errata_record *r);
+ERRATA_API const char *errata_record_domain(const errata_record *r);
+ERRATA_API const char *errata_record_category(const errata_record *r);
+ERRATA_API const char *errata_record_signature(const errata_record *r);
+ERRATA_API const char *errata_record_regex(const errata_record *r);
+ERRATA_API const char *errata_record_root_cause(const errata_record *r);
+ERRATA_API const char *errata_record_verification_tier(const errata_record *r);
+ERRATA_API double errata_record_confidence(const errata_record *r);
+ERRATA_API double errata_record_fix_success_rate(const errata_record *r);
+ERRATA_API size_t errata_record_workaround_count(const errata_record *r);
+ERRATA_API const char *errata_record_workaround_action(const errata_record *r, size_t i);
+ERRATA_API const char *errata_record_workaround_how(const errata_record *r, size_t i);
+ERRATA_API double errata_record_workaround_success_rate(const errata_record *r, size_t i);
+ERRATA_API size_t errata_record_dead_end_count(const errata_record *r);
+ERRATA_API const char *errata_record_dead_end_action(const errata_record *r, size_t i);
+ERRATA_API const char *errata_record_dead_end_why_fails(const errata_record *r, size_t i);
+ERRATA_API double errata_record_dead_end_fail_rate(const errata_record *r, size_t i);
 
 /* ---------------------------------------------------------------- lookup */
 
@@ -123,30 +131,30 @@ typedef struct errata_match errata_match;
  * pattern matches, the result may hold full-text guesses instead, each marked fuzzy, and only
  * when the text's words cover enough of a record; unrelated text gets an empty result. No match
  * is not an error. opts may be NULL. */
-errata_code errata_lookup(errata_db *db, const char *text, size_t len,
+ERRATA_API errata_code errata_lookup(errata_db *db, const char *text, size_t len,
                           const errata_lookup_options *opts, errata_result **out,
                           errata_error *err);
-void errata_result_free(errata_result *res);
+ERRATA_API void errata_result_free(errata_result *res);
 
 /* Full-text search (BM25 over signature, aliases, root cause, workarounds and the Chinese
  * texts; Chinese is searched by character bigrams). Every match is fuzzy. max 0 means 10. */
-errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
+ERRATA_API errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
                           errata_result **out, errata_error *err);
 
-size_t errata_result_count(const errata_result *res);
-const errata_match *errata_result_match(const errata_result *res, size_t i);
+ERRATA_API size_t errata_result_count(const errata_result *res);
+ERRATA_API const errata_match *errata_result_match(const errata_result *res, size_t i);
 
-const errata_record *errata_match_record(const errata_match *m);
+ERRATA_API const errata_record *errata_match_record(const errata_match *m);
 /* Non-zero when the match is a full-text guess (no pattern matched; see errata_lookup). */
-int errata_match_is_fuzzy(const errata_match *m);
-double errata_match_score(const errata_match *m);
+ERRATA_API int errata_match_is_fuzzy(const errata_match *m);
+ERRATA_API double errata_match_score(const errata_match *m);
 /* 1-based line of the normalised input where the match starts. */
-size_t errata_match_line(const errata_match *m);
+ERRATA_API size_t errata_match_line(const errata_match *m);
 /* The matched text (normalised), owned by the match. */
-const char *errata_match_text(const errata_match *m);
+ERRATA_API const char *errata_match_text(const errata_match *m);
 /* Named captures of the pattern, by name; NULL when the pattern has no such group or it did not
  * take part in the match. */
-const char *errata_match_capture(const errata_match *m, const char *name);
+ERRATA_API const char *errata_match_capture(const errata_match *m, const char *name);
 
 /* Whether the record of a match applies to the environment of the lookup (docs/format.md,
  * "Applicability"): its versions[] are satisfied, one is not (the reason names the package and
@@ -157,26 +165,26 @@ typedef enum {
     ERRATA_APPLICABILITY_APPLIES = 1,
     ERRATA_APPLICABILITY_NOT_AFFECTED = 2
 } errata_applicability;
-errata_applicability errata_match_applicability(const errata_match *m, const char **reason);
+ERRATA_API errata_applicability errata_match_applicability(const errata_match *m, const char **reason);
 
 /* ---------------------------------------------------------------- environments */
 
 /* A user's environment: installed packages and their versions, and the OS, read from the files
  * tools write (docs/environments.md). */
-errata_code errata_env_new(errata_env **out, errata_error *err);
-void errata_env_free(errata_env *env);
+ERRATA_API errata_code errata_env_new(errata_env **out, errata_error *err);
+ERRATA_API void errata_env_free(errata_env *env);
 /* pip freeze or pip list --format=json output, requirements*.txt, poetry.lock, uv.lock,
  * package-lock.json, yarn.lock, pnpm-lock.yaml, Cargo.lock, go.mod, os-release. Errors name
  * the file and line; a file that does not load adds nothing. */
-errata_code errata_env_load_file(errata_env *env, const char *path, errata_error *err);
-errata_code errata_env_load_text(errata_env *env, const char *name, const char *text, size_t len,
+ERRATA_API errata_code errata_env_load_file(errata_env *env, const char *path, errata_error *err);
+ERRATA_API errata_code errata_env_load_text(errata_env *env, const char *name, const char *text, size_t len,
                                  errata_error *err);
 /* "name=version" (or "ecosystem:name==version"). */
-errata_code errata_env_set(errata_env *env, const char *assignment, errata_error *err);
+ERRATA_API errata_code errata_env_set(errata_env *env, const char *assignment, errata_error *err);
 /* Reads the lock files in dir and /etc/os-release, and asks the tools on PATH for their
  * versions (no shell, 3 s at most). */
-errata_code errata_env_probe(errata_env *env, const char *dir, errata_error *err);
-size_t errata_env_count(const errata_env *env);
+ERRATA_API errata_code errata_env_probe(errata_env *env, const char *dir, errata_error *err);
+ERRATA_API size_t errata_env_count(const errata_env *env);
 
 typedef enum {
     ERRATA_CHECK_TEXT = 0,
@@ -188,7 +196,7 @@ typedef enum {
 /* Every record whose version constraints the environment satisfies — errors to expect before
  * they happen — ordered by confidence and fix rate, rendered in fmt. *count (may be NULL) is
  * how many. */
-errata_code errata_check(errata_db *db, const errata_env *env, errata_check_format fmt,
+ERRATA_API errata_code errata_check(errata_db *db, const errata_env *env, errata_check_format fmt,
                          char **out, size_t *count, errata_error *err);
 
 /* ---------------------------------------------------------------- rendering */
@@ -209,23 +217,23 @@ typedef struct {
 /* Each returns a NUL-terminated malloc'd string the caller frees, or NULL when out of memory.
  * JSON output is documented in docs/json-output.md. Capture placeholders such as {module} in
  * workaround and dead-end texts are filled in with the match's captures. */
-char *errata_result_to_text(const errata_result *res, const errata_render_options *opts);
-char *errata_result_to_json(const errata_result *res, const errata_render_options *opts);
-char *errata_record_to_text(const errata_record *r, const errata_render_options *opts);
-char *errata_record_to_json(const errata_record *r);
+ERRATA_API char *errata_result_to_text(const errata_result *res, const errata_render_options *opts);
+ERRATA_API char *errata_result_to_json(const errata_result *res, const errata_render_options *opts);
+ERRATA_API char *errata_record_to_text(const errata_record *r, const errata_render_options *opts);
+ERRATA_API char *errata_record_to_json(const errata_record *r);
 /* Markdown for agents: what the error is, what not to try, what to try. */
-char *errata_result_to_markdown(const errata_result *res, const errata_render_options *opts);
-char *errata_record_to_markdown(const errata_record *r, const errata_render_options *opts);
+ERRATA_API char *errata_result_to_markdown(const errata_result *res, const errata_render_options *opts);
+ERRATA_API char *errata_record_to_markdown(const errata_record *r, const errata_render_options *opts);
 /* HTML fragments (escaped, no page around them) for web pages. */
-char *errata_result_to_html(const errata_result *res, const errata_render_options *opts);
-char *errata_record_to_html(const errata_record *r, const errata_render_options *opts);
+ERRATA_API char *errata_result_to_html(const errata_result *res, const errata_render_options *opts);
+ERRATA_API char *errata_record_to_html(const errata_record *r, const errata_render_options *opts);
 
 /* Reads all of a stream (stdin: pass the FILE *), refusing more than max bytes with
  * ERRATA_ERR_TOO_BIG. *out is malloc'd and NUL-terminated. */
-errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err);
+ERRATA_API errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err);
 
 /* Non-zero when s[0..n) is valid UTF-8 (RFC 3629: no overlongs, no surrogates). */
-int errata_utf8_valid(const char *s, size_t n);
+ERRATA_API int errata_utf8_valid(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- catalog */
 
@@ -237,17 +245,17 @@ typedef enum {
 
 /* What the knowledge base holds, rendered in fmt into a malloc'd *out (documented with the HTTP
  * API in docs/http-api.md, which serves exactly these). */
-errata_code errata_domains(errata_db *db, errata_format fmt, const errata_render_options *opts,
+ERRATA_API errata_code errata_domains(errata_db *db, errata_format fmt, const errata_render_options *opts,
                            char **out, errata_error *err);
 /* ERRATA_ERR_NOT_FOUND for a domain without records. */
-errata_code errata_domain_records(errata_db *db, const char *domain, errata_format fmt,
+ERRATA_API errata_code errata_domain_records(errata_db *db, const char *domain, errata_format fmt,
                                   const errata_render_options *opts, char **out,
                                   errata_error *err);
-errata_code errata_stats(errata_db *db, errata_format fmt, const errata_render_options *opts,
+ERRATA_API errata_code errata_stats(errata_db *db, errata_format fmt, const errata_render_options *opts,
                          char **out, errata_error *err);
 /* The records linked to id by the transition graph, up to depth (1 to 5) steps away, either
  * direction. ERRATA_ERR_NOT_FOUND for an unknown id. */
-errata_code errata_chain(errata_db *db, const char *id, int depth, errata_format fmt,
+ERRATA_API errata_code errata_chain(errata_db *db, const char *id, int depth, errata_format fmt,
                          const errata_render_options *opts, char **out, errata_error *err);
 
 /* ---------------------------------------------------------------- validation */
@@ -270,15 +278,15 @@ typedef struct errata_diags errata_diags;
 /* Validates record files and directories (searched recursively for *.json), each record alone
  * and all of them together (duplicate ids, graph links). Returns ERRATA_OK when it could run,
  * whatever it found; *out holds the findings and the number of files read. */
-errata_code errata_validate_paths(const char *const *paths, size_t n_paths, errata_diags **out,
+ERRATA_API errata_code errata_validate_paths(const char *const *paths, size_t n_paths, errata_diags **out,
                                   errata_error *err);
-size_t errata_diags_count(const errata_diags *d);
-const errata_diag *errata_diags_get(const errata_diags *d, size_t i);
-size_t errata_diags_errors(const errata_diags *d);
-size_t errata_diags_warnings(const errata_diags *d);
-size_t errata_diags_files(const errata_diags *d);
-size_t errata_diags_records(const errata_diags *d);
-void errata_diags_free(errata_diags *d);
+ERRATA_API size_t errata_diags_count(const errata_diags *d);
+ERRATA_API const errata_diag *errata_diags_get(const errata_diags *d, size_t i);
+ERRATA_API size_t errata_diags_errors(const errata_diags *d);
+ERRATA_API size_t errata_diags_warnings(const errata_diags *d);
+ERRATA_API size_t errata_diags_files(const errata_diags *d);
+ERRATA_API size_t errata_diags_records(const errata_diags *d);
+ERRATA_API void errata_diags_free(errata_diags *d);
 
 /* ---------------------------------------------------------------- cross-check */
 
@@ -298,12 +306,12 @@ typedef struct errata_cross errata_cross;
 /* Builds the knowledge base into a temporary index and looks up every record's examples.match
  * texts. An example whose own record is not first is "outranked". Fails like errata_build()
  * when a record is invalid. */
-errata_code errata_cross_check(const char *const *kb_dirs, size_t n_dirs, errata_cross **out,
+ERRATA_API errata_code errata_cross_check(const char *const *kb_dirs, size_t n_dirs, errata_cross **out,
                                errata_error *err);
-size_t errata_cross_count(const errata_cross *c);
-const errata_cross_entry *errata_cross_get(const errata_cross *c, size_t i);
-size_t errata_cross_outranked(const errata_cross *c);
-void errata_cross_free(errata_cross *c);
+ERRATA_API size_t errata_cross_count(const errata_cross *c);
+ERRATA_API const errata_cross_entry *errata_cross_get(const errata_cross *c, size_t i);
+ERRATA_API size_t errata_cross_outranked(const errata_cross *c);
+ERRATA_API void errata_cross_free(errata_cross *c);
 
 /* ---------------------------------------------------------------- build */
 
@@ -324,7 +332,7 @@ typedef struct {
  * to a temporary file and renamed into place so that a failed or killed build leaves the old
  * index intact. Fails with ERRATA_ERR_INVALID (diags then holds the errors) when a record is
  * invalid. diags may be NULL. */
-errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *out_path,
+ERRATA_API errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *out_path,
                          const errata_build_options *opts, errata_build_report *report,
                          errata_diags **diags, errata_error *err);
 
@@ -367,14 +375,14 @@ typedef struct errata_verify_report errata_verify_report;
  * timeout) and looks its output up. Fails with ERRATA_ERR_NOT_FOUND for an id not in the
  * knowledge base and like errata_build() for invalid records. Runs commands from the records:
  * use it on a knowledge base you trust as you trust its build scripts. */
-errata_code errata_verify(const char *const *kb_dirs, size_t n_dirs,
+ERRATA_API errata_code errata_verify(const char *const *kb_dirs, size_t n_dirs,
                           const errata_verify_options *opts, errata_verify_report **out,
                           errata_error *err);
-size_t errata_verify_count(const errata_verify_report *rep);
-const errata_verify_entry *errata_verify_get(const errata_verify_report *rep, size_t i);
-size_t errata_verify_tally(const errata_verify_report *rep, errata_verify_state state);
-const char *errata_verify_state_name(errata_verify_state state);
-void errata_verify_free(errata_verify_report *rep);
+ERRATA_API size_t errata_verify_count(const errata_verify_report *rep);
+ERRATA_API const errata_verify_entry *errata_verify_get(const errata_verify_report *rep, size_t i);
+ERRATA_API size_t errata_verify_tally(const errata_verify_report *rep, errata_verify_state state);
+ERRATA_API const char *errata_verify_state_name(errata_verify_state state);
+ERRATA_API void errata_verify_free(errata_verify_report *rep);
 
 #ifdef __cplusplus
 }

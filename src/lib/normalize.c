@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "normalize.h"
 
+#include "errata.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
