@@ -31,6 +31,10 @@ static const struct {
     {"apt", "debian-apt"},     {"tar", "archives"},    {"openssl", "tls-openssl"},
     {"curl", "networking"},    {"maven", "maven-gradle"}, {"cargo", "rust"},
     {"networking", "tls-openssl"}, /* TLS failures seen through a network client */
+    {"kubectl", "kubernetes"}, {"requests", "python-http"}, {"yaml", "pyyaml"},
+    {"gradle", "maven-gradle"}, {"clang", "c-cpp"},   {"linker", "c-cpp"},
+    {"sanitizers", "c-cpp"},   {"node", "npm"},       {"python", "pip"},
+    {"python", "python-env"},  {"coreutils", "shell"}, {"coreutils", "linux"},
 };
 
 static bool domain_fits(const char *corpus, const char *kb)
@@ -111,7 +115,13 @@ int main(int argc, char **argv)
     struct dirent **names;
     int nfiles = scandir(argv[2], &names, NULL, alphasort);
     closedir(d);
-    tally all, variants[8], domains[64];
+    /* At most one tally a case: a corpus of N cases has at most N variants and N domains. */
+    tally all, *variants = calloc((size_t)(nfiles > 0 ? nfiles : 1), sizeof *variants),
+               *domains = calloc((size_t)(nfiles > 0 ? nfiles : 1), sizeof *domains);
+    if (!variants || !domains) {
+        fprintf(stderr, "out of memory\n");
+        return 2;
+    }
     memset(&all, 0, sizeof all);
     strcpy(all.name, "all");
     size_t nv = 0, nd = 0;
@@ -199,6 +209,8 @@ int main(int argc, char **argv)
     qsort(domains, nd, sizeof *domains, cmp_name);
     for (size_t i = 0; i < nd; i++)
         print_tally(&domains[i]);
+    free(variants);
+    free(domains);
     errata_close(db);
     return 0;
 }
