@@ -137,6 +137,21 @@ static errata_code read_records(errata_db *db, errata_error *err)
     return ERRATA_OK;
 }
 
+/* The pattern database was compiled for record_count patterns, one a record in rid order: an
+ * index whose records table lost or gained rows would make pattern ids name the wrong records,
+ * or none. */
+static errata_code check_record_count(errata_db *db, errata_error *err)
+{
+    const char *want = db->meta[3];
+    char *end = NULL;
+    unsigned long long n = want ? strtoull(want, &end, 10) : 0;
+    if (!want || !*want || *end || n != db->n)
+        return set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (it holds %zu "
+                         "records, its metadata says %s); rebuild it with errata build",
+                         db->path, db->n, want ? want : "nothing");
+    return ERRATA_OK;
+}
+
 static int cmp_alias(const void *a, const void *b)
 {
     return strcmp(((const db_alias *)a)->alias, ((const db_alias *)b)->alias);
@@ -174,7 +189,9 @@ static errata_code read_aliases(errata_db *db, errata_error *err)
 }
 
 /* The serialised database is tied to the Hyperscan version and CPU features of the machine that
- * built it. When it does not load here, the patterns are compiled again from the records. */
+ * built it, and it is most of the index. When it does not load here (another CPU, another
+ * Hyperscan, a damaged file), the open fails and says so: compiling every pattern again on each
+ * open would cost seconds per lookup, silently, on every run until someone noticed. */
 static errata_code load_patterns(errata_db *db, errata_error *err)
 {
     sqlite3_stmt *st;
@@ -182,32 +199,26 @@ static errata_code load_patterns(errata_db *db, errata_error *err)
         SQLITE_OK)
         return corrupt(err, db, "reading the pattern database");
     errata_code rc = ERRATA_OK;
+    bool stored = false;
     if (sqlite3_step(st) == SQLITE_ROW) {
         const char *blob = sqlite3_column_blob(st, 0);
         int len = sqlite3_column_bytes(st, 0);
-        if (blob && len > 0 && hs_deserialize_database(blob, (size_t)len, &db->hs) != HS_SUCCESS)
+        stored = blob && len > 0;
+        char *info = NULL;
+        if (stored && hs_deserialize_database(blob, (size_t)len, &db->hs) != HS_SUCCESS) {
             db->hs = NULL;
+            bool readable = hs_serialized_database_info(blob, (size_t)len, &info) == HS_SUCCESS;
+            rc = set_error(err, ERRATA_ERR_STALE,
+                           "%s: its pattern database does not load here (%s%s); rebuild the "
+                           "index on this machine with errata build --force",
+                           db->path, readable ? "built for another CPU or Hyperscan: " : "damaged",
+                           readable ? info : "");
+            free(info);
+        }
     }
     sqlite3_finalize(st);
-    size_t in_hs = db->n - db->n_pcre_only;
-    if (!db->hs && in_hs > 0) {
-        const char **regexes = calloc(db->n, sizeof *regexes);
-        engine_kind *engines = calloc(db->n, sizeof *engines);
-        if (!regexes || !engines)
-            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory opening %s", db->path);
-        for (size_t i = 0; rc == ERRATA_OK && i < db->n; i++)
-            regexes[i] = db->entries[i].regex, engines[i] = db->entries[i].engine;
-        if (rc == ERRATA_OK)
-            rc = multiscan_compile(regexes, engines, db->n, &db->hs, err);
-        /* A pattern this machine's Hyperscan refuses is run by PCRE2 alone from now on. */
-        for (size_t i = 0; rc == ERRATA_OK && i < db->n; i++) {
-            if (engines[i] == ENGINE_PCRE_ONLY && db->entries[i].engine != ENGINE_PCRE_ONLY)
-                db->pcre_only[db->n_pcre_only++] = i;
-            db->entries[i].engine = engines[i];
-        }
-        free(regexes);
-        free(engines);
-    }
+    if (rc == ERRATA_OK && !stored && db->n > db->n_pcre_only)
+        rc = corrupt(err, db, "reading the pattern database (it is missing)");
     return rc;
 }
 
@@ -240,6 +251,8 @@ errata_code errata_open(const char *path, errata_db **out, errata_error *err)
         rc = read_meta(db, err);
     if (rc == ERRATA_OK)
         rc = read_records(db, err);
+    if (rc == ERRATA_OK)
+        rc = check_record_count(db, err);
     if (rc == ERRATA_OK)
         rc = read_aliases(db, err);
     if (rc == ERRATA_OK)

@@ -25,14 +25,21 @@
 #define MAX_OCCURRENCES 1000
 
 typedef struct {
-    unsigned char *hit; /* hit[i]: Hyperscan reported pattern i */
+    unsigned char *hit; /* hit[i]: Hyperscan reported pattern i; n entries */
+    size_t n;
+    bool stray;         /* Hyperscan reported an id >= n: the index is inconsistent */
 } scan_state;
 
 static int on_hs_match(unsigned int id, unsigned long long from, unsigned long long to,
                        unsigned int flags, void *ctx)
 {
     (void)from, (void)to, (void)flags;
-    ((scan_state *)ctx)->hit[id] = 1;
+    scan_state *st = ctx;
+    if (id >= st->n) { /* errata_open checks the counts agree; never trust a file that far */
+        st->stray = true;
+        return 1; /* stop scanning */
+    }
+    st->hit[id] = 1;
     return 0;
 }
 
@@ -369,7 +376,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         return set_error(err, ERRATA_ERR_ARG, "the input is empty: give the error text to look up");
     }
     errata_result *res = calloc(1, sizeof *res);
-    scan_state st = {calloc(db->n ? db->n : 1, 1)};
+    scan_state st = {calloc(db->n ? db->n : 1, 1), db->n, false};
     errata_code rc = ERRATA_OK;
     if (!res || !st.hit)
         rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
@@ -384,8 +391,13 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
             if (!scratch)
                 rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory (pattern scratch space)");
             else if (hs_scan(db->hs, norm.buf, (unsigned)norm.len, 0, scratch, on_hs_match, &st) !=
-                     HS_SUCCESS)
+                         HS_SUCCESS &&
+                     !st.stray)
                 rc = set_error(err, ERRATA_ERR_INTERNAL, "the pattern scan failed");
+            if (st.stray)
+                rc = set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (its pattern "
+                               "database names more patterns than it has records); rebuild it "
+                               "with errata build", db->path);
             db_give_scratch(db, scratch);
         }
     }

@@ -142,6 +142,62 @@ static void stale_format_is_named(void **state)
     assert_int_equal(rep.skipped, 0);
 }
 
+static void exec_sql(const char *path, const char *sql)
+{
+    sqlite3 *s;
+    assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(s);
+}
+
+/* An index whose records table lost a row no longer agrees with its pattern database, whose
+ * ids would then name records that are not there: opening it says it is corrupt, and a pattern
+ * id past the records (the metadata doctored to agree) is an error, never a write out of bounds. */
+static void records_and_patterns_must_agree(void **state)
+{
+    fixture *f = *state;
+    char *rec = test_record("zz/second", "second record pattern here", "x", 0.5, "[]", "{}");
+    free(write_file(f->dir, "kb/zz/second.json", rec));
+    free(rec);
+    errata_build_report rep;
+    errata_error err = {0};
+    assert_int_equal(build(f, 1, &rep, &err), ERRATA_OK);
+    assert_int_equal(rep.records, 2);
+    exec_sql(f->out, "DELETE FROM records WHERE rid = 2");
+    errata_db *db = NULL;
+    assert_int_equal(errata_open(f->out, &db, &err), ERRATA_ERR_CORRUPT);
+    assert_null(db);
+    assert_non_null(strstr(err.message, "holds 1 records, its metadata says 2"));
+
+    exec_sql(f->out, "UPDATE meta SET value = '1' WHERE key = 'record_count'");
+    assert_int_equal(errata_open(f->out, &db, &err), ERRATA_OK);
+    const char *text = "second record pattern here";
+    errata_result *res = NULL;
+    assert_int_equal(errata_lookup(db, text, strlen(text), NULL, &res, &err), ERRATA_ERR_CORRUPT);
+    assert_null(res);
+    assert_non_null(strstr(err.message, "more patterns than it has records"));
+    errata_close(db);
+}
+
+/* A pattern database that does not load (built elsewhere, or damaged) is reported, not
+ * recompiled in silence on every open. */
+static void unloadable_patterns_are_named(void **state)
+{
+    fixture *f = *state;
+    errata_build_report rep;
+    errata_error err = {0};
+    assert_int_equal(build(f, 1, &rep, &err), ERRATA_OK);
+    exec_sql(f->out, "UPDATE hs_database SET blob = zeroblob(4096)");
+    errata_db *db = NULL;
+    assert_int_equal(errata_open(f->out, &db, &err), ERRATA_ERR_STALE);
+    assert_null(db);
+    assert_non_null(strstr(err.message, "does not load here (damaged)"));
+    assert_non_null(strstr(err.message, "errata build"));
+    exec_sql(f->out, "DELETE FROM hs_database");
+    assert_int_equal(errata_open(f->out, &db, &err), ERRATA_ERR_CORRUPT);
+    assert_non_null(strstr(err.message, "missing"));
+}
+
 static void bad_files_are_named(void **state)
 {
     fixture *f = *state;
@@ -189,6 +245,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(unchanged_build_is_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(invalid_kb_leaves_the_old_index, setup, teardown),
         cmocka_unit_test_setup_teardown(stale_format_is_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(records_and_patterns_must_agree, setup, teardown),
+        cmocka_unit_test_setup_teardown(unloadable_patterns_are_named, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_are_named, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
