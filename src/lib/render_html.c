@@ -28,6 +28,35 @@ static void esc_filled(page *w, const char *text)
     free(f);
 }
 
+/* A URL from a record, as a link only when it is http(s): validate refuses other schemes, but
+ * an index built before that rule, or by another tool, must still never turn javascript: or
+ * data: into something a click runs. */
+static void url_link(page *w, const char *url)
+{
+    bool http = strncmp(url, "https://", 8) == 0 || strncmp(url, "http://", 7) == 0;
+    if (http) {
+        sb_puts(w->sb, "<a href=\"");
+        html_escape(w->sb, url);
+        sb_puts(w->sb, "\" rel=\"noopener\">");
+    }
+    html_escape(w->sb, url);
+    if (http)
+        sb_puts(w->sb, "</a>");
+}
+
+static void sources(page *w, const strvec *urls)
+{
+    if (!urls->n)
+        return;
+    sb_printf(w->sb, "<p class=\"sources\">%s: ", w->L->sources);
+    for (size_t i = 0; i < urls->n; i++) {
+        if (i)
+            sb_puts(w->sb, ", ");
+        url_link(w, urls->v[i]);
+    }
+    sb_puts(w->sb, "</p>");
+}
+
 static void record_link(page *w, const char *id)
 {
     if (w->link_prefix) {
@@ -69,6 +98,7 @@ static void dead_ends(page *w, const record *r)
             esc_filled(w, d->condition);
             sb_puts(w->sb, "</p>");
         }
+        sources(w, &d->sources);
         sb_puts(w->sb, "</li>");
     }
     sb_puts(w->sb, "</ul></section>");
@@ -100,6 +130,7 @@ static void workarounds(page *w, const record *r)
             esc_filled(w, wk->condition);
             sb_puts(w->sb, "</p>");
         }
+        sources(w, &wk->sources);
         sb_puts(w->sb, "</li>");
     }
     sb_puts(w->sb, "</ol></section>");
@@ -140,11 +171,9 @@ static void facts(page *w, const record *r)
     }
     sb_puts(w->sb, "<section id=\"trust\"><p>");
     if (r->official_doc_url) {
-        sb_printf(w->sb, "%s: <a href=\"", w->L->docs);
-        html_escape(w->sb, r->official_doc_url);
-        sb_puts(w->sb, "\" rel=\"noopener\">");
-        html_escape(w->sb, r->official_doc_url);
-        sb_puts(w->sb, "</a><br>");
+        sb_printf(w->sb, "%s: ", w->L->docs);
+        url_link(w, r->official_doc_url);
+        sb_puts(w->sb, "<br>");
     }
     sb_printf(w->sb, "%s: ", w->L->trust);
     html_escape(w->sb, r->verification_tier);

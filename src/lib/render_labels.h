@@ -15,6 +15,7 @@ typedef struct {
     const char *unchecked; /* after the versions, when no environment was given */
     /* printf format: the knock-on error's id and line, when the answer is its cause */
     const char *cause_of_fmt;
+    const char *sources; /* before the URLs a dead end or workaround cites */
 } labels;
 
 const labels *render_labels(errata_lang lang);

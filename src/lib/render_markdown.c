@@ -30,6 +30,23 @@ static void inline_text(md *w, const char *text)
     free(f);
 }
 
+/* The URLs an item cites, as autolinks (only http(s): anything else stays plain text). */
+static void md_sources(md *w, const strvec *urls)
+{
+    for (size_t i = 0; i < urls->n; i++) {
+        bool http = strncmp(urls->v[i], "https://", 8) == 0 ||
+                    strncmp(urls->v[i], "http://", 7) == 0;
+        if (i)
+            sb_puts(w->sb, ", ");
+        else
+            sb_printf(w->sb, " — %s: ", w->L->sources);
+        if (http && !strpbrk(urls->v[i], "<> "))
+            sb_printf(w->sb, "<%s>", urls->v[i]);
+        else
+            inline_text(w, urls->v[i]);
+    }
+}
+
 static void record_md(md *w, const record *r)
 {
     const labels *L = w->L;
@@ -56,6 +73,7 @@ static void record_md(md *w, const record *r)
                 inline_text(w, d->condition);
                 sb_putc(w->sb, ')');
             }
+            md_sources(w, &d->sources);
             sb_putc(w->sb, '\n');
         }
         sb_putc(w->sb, '\n');
@@ -75,6 +93,7 @@ static void record_md(md *w, const record *r)
                 inline_text(w, wk->condition);
                 sb_putc(w->sb, ')');
             }
+            md_sources(w, &wk->sources);
             sb_putc(w->sb, '\n');
             if (wk->how[0] && strcmp(wk->how, wk->action) != 0) {
                 sb_puts(w->sb, "\n   ```\n   ");

@@ -50,6 +50,16 @@ static void indented(printer *p, int indent, const char *text, const errata_matc
     free(filled);
 }
 
+static void sources(printer *p, const strvec *urls)
+{
+    if (!urls->n)
+        return;
+    sb_printf(p->sb, "        %s:", p->L->sources);
+    for (size_t i = 0; i < urls->n; i++)
+        sb_printf(p->sb, "%s %s", i ? "," : "", urls->v[i]);
+    sb_putc(p->sb, '\n');
+}
+
 static void dead_ends(printer *p, const record *r, const errata_match *m)
 {
     if (r->n_dead_ends == 0)
@@ -73,6 +83,7 @@ static void dead_ends(printer *p, const record *r, const errata_match *m)
             sb_printf(p->sb, "        %s: ", p->L->when);
             indented(p, 0, d->condition, m);
         }
+        sources(p, &d->sources);
     }
 }
 
@@ -98,6 +109,7 @@ static void workarounds(printer *p, const record *r, const errata_match *m)
             sb_printf(p->sb, "        %s: ", p->L->when);
             indented(p, 0, w->condition, m);
         }
+        sources(p, &w->sources);
     }
 }
 

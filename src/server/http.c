@@ -163,6 +163,35 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* Percent-decoding of the path and the query, as libmicrohttpd's own, except that "%00" stays
+ * as it is: a decoded NUL would end the C string early, so "/assets/style.css%00.js" would be
+ * routed as "/assets/style.css". Kept encoded, it names no route and gets a 404. */
+static size_t unescape_without_nul(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls, (void)conn;
+    char *out = s;
+    for (const char *in = s; *in; in++) {
+        int hi, lo;
+        if (in[0] == '%' && (hi = hex_value(in[1])) >= 0 && (lo = hex_value(in[2])) >= 0 &&
+            (hi | lo) != 0) {
+            *out++ = (char)(hi * 16 + lo);
+            in += 2;
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
+}
+
 int server_run(errata_db *db, const server_config *cfg)
 {
     struct sockaddr_in addr;
@@ -190,7 +219,8 @@ int server_run(errata_db *db, const server_config *cfg)
         on_request, &ctx, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)32 * 1024, MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        unescape_without_nul, NULL, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "errata: cannot listen on %s:%u (in use, or not allowed)\n", cfg->host,
                 cfg->port);

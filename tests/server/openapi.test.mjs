@@ -523,6 +523,15 @@ test('unknown record id, domain, chain root and path are 404', async (t) => {
       assert.match(r.text, /Not found/);
     });
   }
+  // An encoded NUL must not cut a path short: "/assets/style.css%00.js" is no asset (the web
+  // surface answers its 404 as an HTML page).
+  for (const path of ['/assets/style.css%00.js', '/assets/app.js%00', '/openapi.json%00x']) {
+    await t.test(`GET ${path}`, async () => {
+      const r = await request('GET', path);
+      assert.equal(r.status, 404, `${path} -> ${r.status}`);
+      assert.doesNotMatch(r.text, /^(:root|\/\*|\{\s*"openapi")/);
+    });
+  }
 });
 
 test('missing or invalid parameters are 400 bad_request', async () => {

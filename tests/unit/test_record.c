@@ -13,6 +13,30 @@ static record *parse(const char *text, errata_diags *d)
     return record_parse_text(text, strlen(text), &ctx);
 }
 
+/* A record that got into an index without validation (built before the http(s) rule, or by
+ * another tool) still never turns a javascript: URL into a link on the web page. */
+static void html_links_only_http_urls(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"id\": \"x/y\", \"signature\": \"s\", \"regex\": \"some literal text here\", "
+        "\"domain\": \"x\", \"category\": \"c\", \"root_cause\": \"r\", \"dead_ends\": [], "
+        "\"workarounds\": [{\"action\": \"a\", \"success_rate\": 0.5, \"how\": \"\", "
+        "\"condition\": \"\", \"sources\": [\"javascript:alert(2)\", \"https://ok.example/doc\"]}], "
+        "\"official_doc_url\": \"javascript:alert(1)\", \"verification_tier\": \"ai_generated\", "
+        "\"confidence\": 0.5, \"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}";
+    errata_diags *d = diags_new();
+    record *r = parse(text, d);
+    assert_non_null(r);
+    char *html = errata_record_to_html(r, NULL);
+    assert_null(strstr(html, "href=\"javascript:"));
+    assert_non_null(strstr(html, "javascript:alert(1)")); /* shown as text */
+    assert_non_null(strstr(html, "href=\"https://ok.example/doc\""));
+    free(html);
+    record_free(r);
+    errata_diags_free(d);
+}
+
 static void seed_fields_are_parsed(void **state)
 {
     (void)state;
@@ -186,6 +210,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_fields_are_parsed),
+        cmocka_unit_test(html_links_only_http_urls),
         cmocka_unit_test(round_trip_seed),
         cmocka_unit_test(round_trip_every_field),
         cmocka_unit_test(round_trip_detects_a_change),
