@@ -7,6 +7,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
 #include <hs/hs.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -268,6 +271,51 @@ static bool up_to_date(const char *out_path, const char *hash)
     return same;
 }
 
+/* Durability: the new index's bytes reach the disk before the rename makes it the index, and
+ * the rename reaches the disk before the build reports success. Without the first fsync a power
+ * loss could leave the name pointing at an empty file. dir: fsync path's directory instead. */
+static errata_code fsync_path(const char *path, bool dir, errata_error *err)
+{
+    char parent[4096];
+    const char *target = path;
+    if (dir) {
+        const char *slash = strrchr(path, '/');
+        snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+                 slash ? path : ".");
+        target = parent;
+    }
+    int fd = open(target, dir ? O_RDONLY | O_DIRECTORY : O_RDWR);
+    if (fd < 0)
+        return set_error(err, ERRATA_ERR_IO, "%s: %s", target, strerror(errno));
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    if (rc != 0 && !(dir && (e == EINVAL || e == EROFS)))
+        return set_error(err, ERRATA_ERR_IO, "%s: fsync: %s", target, strerror(e));
+    return ERRATA_OK;
+}
+
+/* A builder killed half-way leaves OUT.tmp-PID behind. Such a file of a process that no longer
+ * exists is removed; one of a live process (a build under way) is left alone. */
+static void remove_stale_temporaries(const char *out_path)
+{
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s.tmp-*", out_path);
+    glob_t g;
+    if (glob(pattern, GLOB_NOSORT | GLOB_NOESCAPE, NULL, &g) != 0)
+        return;
+    size_t prefix = strlen(out_path) + strlen(".tmp-");
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *digits = g.gl_pathv[i] + prefix;
+        char *end;
+        long pid = strtol(digits, &end, 10);
+        if (*digits && !*end && pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 &&
+            errno == ESRCH)
+            unlink(g.gl_pathv[i]);
+    }
+    globfree(&g);
+}
+
 static errata_code write_index(const char *tmp, kb_set *set, errata_build_report *rep,
                                errata_error *err)
 {
@@ -326,10 +374,15 @@ errata_code errata_build(const char *const *kb_dirs, size_t n_dirs, const char *
             rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
         } else {
             snprintf(tmp, len, "%s.tmp-%ld", out_path, (long)getpid());
+            remove_stale_temporaries(out_path);
             unlink(tmp);
             rc = write_index(tmp, &set, &rep, err);
+            if (rc == ERRATA_OK)
+                rc = fsync_path(tmp, false, err);
             if (rc == ERRATA_OK && rename(tmp, out_path) != 0)
                 rc = set_error(err, ERRATA_ERR_IO, "%s: %s", out_path, strerror(errno));
+            if (rc == ERRATA_OK)
+                rc = fsync_path(out_path, true, err);
             if (rc != ERRATA_OK)
                 unlink(tmp);
             free(tmp);

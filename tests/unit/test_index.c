@@ -198,6 +198,27 @@ static void unloadable_patterns_are_named(void **state)
     assert_non_null(strstr(err.message, "missing"));
 }
 
+/* A killed builder's OUT.tmp-PID is removed by the next build; a live builder's is not. */
+static void stale_temporaries_are_removed(void **state)
+{
+    fixture *f = *state;
+    char dead[4200], live[4200];
+    snprintf(dead, sizeof dead, "%s.tmp-%d", f->out, 2147483600); /* no such process */
+    snprintf(live, sizeof live, "%s.tmp-%ld", f->out, (long)getppid());
+    free(write_file(f->dir, "index.db.tmp-2147483600", "half an index"));
+    char rel[64];
+    snprintf(rel, sizeof rel, "index.db.tmp-%ld", (long)getppid());
+    free(write_file(f->dir, rel, "a build under way"));
+    errata_build_report rep;
+    errata_error err = {0};
+    assert_int_equal(build(f, 1, &rep, &err), ERRATA_OK);
+    assert_int_equal(access(dead, F_OK), -1);
+    assert_int_equal(access(live, F_OK), 0);
+    char own[4200];
+    snprintf(own, sizeof own, "%s.tmp-%ld", f->out, (long)getpid());
+    assert_int_equal(access(own, F_OK), -1); /* and the build's own was renamed into place */
+}
+
 static void bad_files_are_named(void **state)
 {
     fixture *f = *state;
@@ -247,6 +268,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(stale_format_is_named, setup, teardown),
         cmocka_unit_test_setup_teardown(records_and_patterns_must_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(unloadable_patterns_are_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(stale_temporaries_are_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_are_named, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
