@@ -42,7 +42,43 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static errata_code walk(const char *dir, pathlist *out, errata_error *err)
+/* The directories from the argument down to the one being listed, to notice a symbolic link
+ * that leads back up (a loop would otherwise recurse until the path is too long). */
+typedef struct {
+    dev_t dev[64];
+    ino_t ino[64];
+    size_t n;
+} dir_stack;
+
+/* What the walk could not list, reported by kb_load() as warnings on those paths. */
+typedef struct {
+    pathlist paths, reasons;
+} skipped_list;
+
+static bool skip(skipped_list *sk, const char *path, const char *reason)
+{
+    char *p = strdup(path), *r = strdup(reason);
+    if (p && r && pathlist_add(&sk->paths, p)) {
+        if (pathlist_add(&sk->reasons, r))
+            return true;
+        free(sk->paths.v[--sk->paths.n]);
+        free(r);
+        return false;
+    }
+    free(p), free(r);
+    return false;
+}
+
+static bool on_stack(const dir_stack *ds, const struct stat *st)
+{
+    for (size_t i = 0; i < ds->n; i++)
+        if (ds->dev[i] == st->st_dev && ds->ino[i] == st->st_ino)
+            return true;
+    return false;
+}
+
+static errata_code walk(const char *dir, pathlist *out, skipped_list *sk, dir_stack *ds,
+                        errata_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -60,20 +96,29 @@ static errata_code walk(const char *dir, pathlist *out, errata_error *err)
         }
         snprintf(path, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", de->d_name);
         struct stat st;
+        bool ok = true;
         if (stat(path, &st) != 0) {
-            rc = set_error(err, ERRATA_ERR_IO, "%s: %s", path, strerror(errno));
-            free(path);
+            /* A dangling or looping link, or a file that vanished: one bad entry does not make
+             * the rest of the knowledge base unreadable. */
+            char reason[256];
+            snprintf(reason, sizeof reason, "skipped: %s", strerror(errno));
+            ok = skip(sk, path, reason);
+        } else if (S_ISDIR(st.st_mode) && (on_stack(ds, &st) || ds->n == 64)) {
+            ok = skip(sk, path, ds->n == 64 ? "skipped: directories nested over 64 deep"
+                                            : "skipped: a symbolic link back to a directory "
+                                              "above it (a loop)");
         } else if (S_ISDIR(st.st_mode)) {
-            rc = walk(path, out, err);
-            free(path);
+            ds->dev[ds->n] = st.st_dev, ds->ino[ds->n] = st.st_ino, ds->n++;
+            rc = walk(path, out, sk, ds, err);
+            ds->n--;
         } else if (S_ISREG(st.st_mode) && ends_with(path, ".json")) {
-            if (!pathlist_add(out, path)) {
-                free(path);
-                rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory listing %s", dir);
-            }
-        } else {
-            free(path);
+            ok = pathlist_add(out, path);
+            if (ok)
+                path = NULL; /* now owned by out */
         }
+        free(path);
+        if (!ok)
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory listing %s", dir);
     }
     closedir(d);
     return rc;
@@ -99,7 +144,8 @@ static bool add_entry(kb_set *set, char *path, record *rec)
 }
 
 /* Lists the record files named by one argument, in sorted order. */
-static errata_code list_path(const char *arg, pathlist *files, errata_error *err)
+static errata_code list_path(const char *arg, pathlist *files, skipped_list *sk,
+                             errata_error *err)
 {
     struct stat st;
     if (stat(arg, &st) != 0)
@@ -113,7 +159,8 @@ static errata_code list_path(const char *arg, pathlist *files, errata_error *err
         return ERRATA_OK;
     }
     size_t first = files->n;
-    errata_code rc = walk(arg, files, err);
+    dir_stack ds = {{st.st_dev}, {st.st_ino}, 1};
+    errata_code rc = walk(arg, files, sk, &ds, err);
     if (rc == ERRATA_OK && files->n - first > 1)
         qsort(files->v + first, files->n - first, sizeof *files->v, cmp_str);
     return rc;
@@ -144,7 +191,15 @@ errata_code kb_load(const char *const *paths, size_t n_paths, kb_set *out, errat
     errata_code rc = ERRATA_OK;
     for (size_t a = 0; rc == ERRATA_OK && a < n_paths; a++) {
         pathlist files = {0};
-        rc = list_path(paths[a], &files, err);
+        skipped_list sk = {{0}, {0}};
+        rc = list_path(paths[a], &files, &sk, err);
+        for (size_t k = 0; k < sk.paths.n; k++) {
+            if (diags)
+                diags_add(diags, ERRATA_SEV_WARNING, sk.paths.v[k], 0, 0, "", "%s",
+                          sk.reasons.v[k]);
+            free(sk.paths.v[k]), free(sk.reasons.v[k]);
+        }
+        free(sk.paths.v), free(sk.reasons.v);
         size_t i = 0;
         for (; rc == ERRATA_OK && i < files.n; i++) {
             char *text;
