@@ -18,6 +18,10 @@ static const char SERVE_HELP[] =
     "  --listen HOST:PORT  address to bind (default 127.0.0.1:8080; port 0 picks a free one)\n"
     "  --threads N         worker threads (default: one per CPU)\n"
     "  --max-body BYTES    largest request body (default 1048576)\n"
+    "  --allow-host NAME   also answer requests whose Host or Origin names NAME (repeatable;\n"
+    "                      '*' for any). By default only the loopback names and the --listen\n"
+    "                      host are answered, so a web page cannot reach the server through\n"
+    "                      a name it points at this machine (DNS rebinding)\n"
     "  --db FILE           the index\n\n"
     "Prints 'errata: serving on http://HOST:PORT' on stderr when ready.\n"
     "Exit status: 0 stopped cleanly, 2 could not start.\n";
@@ -52,9 +56,11 @@ int cmd_serve(int argc, char **argv, cli_common *common)
                                              {"listen", required_argument, NULL, 'l'},
                                              {"threads", required_argument, NULL, 't'},
                                              {"max-body", required_argument, NULL, 'b'},
+                                             {"allow-host", required_argument, NULL, 'a'},
                                              {NULL, 0, NULL, 0}};
     static char host[256];
-    server_config cfg = {"127.0.0.1", 8080, 0, 1024 * 1024};
+    static const char *allow[32];
+    server_config cfg = {"127.0.0.1", 8080, 0, 1024 * 1024, allow, 0};
     int opt, status = -1;
     optind = 1;
     while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, SERVE_HELP, &status)) !=
@@ -62,6 +68,14 @@ int cmd_serve(int argc, char **argv, cli_common *common)
         char *end;
         unsigned long long v;
         switch (opt) {
+        case 'a':
+            if (cfg.n_allow_hosts == sizeof allow / sizeof *allow || !*optarg) {
+                cli_error("--allow-host takes a host name, at most %zu times",
+                          sizeof allow / sizeof *allow);
+                return EXIT_TROUBLE;
+            }
+            allow[cfg.n_allow_hosts++] = optarg;
+            break;
         case 'l':
             if (!parse_listen(optarg, &cfg, host, sizeof host)) {
                 cli_error("--listen takes HOST:PORT (e.g. 127.0.0.1:8080), not '%s'", optarg);

