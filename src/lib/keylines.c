@@ -177,26 +177,42 @@ unsigned detect_formats(const char *text, size_t len)
     return f;
 }
 
+/* Which output format each domain's tools print: a Python traceback fits the records of every
+ * Python library, a compiler report those of every native tool. One line a domain, so a new
+ * domain is one line here. */
+static const struct {
+    const char *domain;
+    unsigned fmt;
+} DOMAIN_FORMATS[] = {
+    {"python", FMT_PYTHON},      {"pip", FMT_PYTHON},          {"pytorch", FMT_PYTHON},
+    {"huggingface", FMT_PYTHON}, {"tensorflow", FMT_PYTHON},   {"llm-apis", FMT_PYTHON},
+    {"cuda", FMT_PYTHON | FMT_CC}, {"aws", FMT_PYTHON},        {"django", FMT_PYTHON},
+    {"flask", FMT_PYTHON},       {"fastapi", FMT_PYTHON},      {"sqlalchemy", FMT_PYTHON},
+    {"jinja2", FMT_PYTHON},      {"python-http", FMT_PYTHON},  {"pydantic", FMT_PYTHON},
+    {"celery", FMT_PYTHON},      {"pyyaml", FMT_PYTHON},       {"pandas", FMT_PYTHON},
+    {"numpy", FMT_PYTHON},       {"scikit-learn", FMT_PYTHON}, {"opencv", FMT_PYTHON},
+    {"pytest", FMT_PYTHON},      {"mypy", FMT_PYTHON},         {"python-lint", FMT_PYTHON},
+    {"python-env", FMT_PYTHON},  {"jax", FMT_PYTHON},          {"onnx", FMT_PYTHON},
+    {"bitsandbytes", FMT_PYTHON},
+    {"java", FMT_JAVA},          {"maven-gradle", FMT_JAVA},   {"gradle", FMT_JAVA},
+    {"kotlin", FMT_JAVA},        {"spring-boot", FMT_JAVA},
+    {"node", FMT_NODE},          {"npm", FMT_NODE},            {"typescript", FMT_NODE},
+    {"react", FMT_NODE},         {"nextjs", FMT_NODE},         {"jest", FMT_NODE},
+    {"vitest", FMT_NODE},        {"mocha", FMT_NODE},          {"eslint", FMT_NODE},
+    {"prettier", FMT_NODE},      {"webpack", FMT_NODE},        {"esbuild", FMT_NODE},
+    {"vite", FMT_NODE},          {"rollup", FMT_NODE},         {"babel", FMT_NODE},
+    {"yarn", FMT_NODE},          {"pnpm", FMT_NODE},           {"express", FMT_NODE},
+    {"go", FMT_GO},              {"rust", FMT_RUST},
+    {"c-cpp", FMT_CC},           {"make", FMT_CC},             {"cmake", FMT_CC},
+    {"fortran", FMT_CC},         {"sanitizers", FMT_CC},       {"valgrind", FMT_CC},
+    {"meson", FMT_CC},           {"ninja", FMT_CC},            {"autotools", FMT_CC},
+    {"pkg-config", FMT_CC},      {"linker", FMT_CC},           {"clang", FMT_CC},
+};
+
 bool format_fits_domain(unsigned formats, const char *domain)
 {
-    static const struct {
-        unsigned fmt;
-        const char *domains[10];
-    } FITS[] = {
-        {FMT_PYTHON, {"python", "pip", "pytorch", "huggingface", "tensorflow", "llm-apis", "cuda",
-                      "aws", NULL}},
-        {FMT_JAVA, {"java", "maven-gradle", NULL}},
-        {FMT_NODE, {"node", "npm", "typescript", "react", "nextjs", NULL}},
-        {FMT_GO, {"go", NULL}},
-        {FMT_RUST, {"rust", NULL}},
-        {FMT_CC, {"c-cpp", "make", "cmake", "cuda", "fortran", NULL}},
-    };
-    for (size_t i = 0; i < sizeof FITS / sizeof *FITS; i++) {
-        if (!(formats & FITS[i].fmt))
-            continue;
-        for (const char *const *d = FITS[i].domains; *d; d++)
-            if (strcmp(*d, domain) == 0)
-                return true;
-    }
+    for (size_t i = 0; i < sizeof DOMAIN_FORMATS / sizeof *DOMAIN_FORMATS; i++)
+        if ((formats & DOMAIN_FORMATS[i].fmt) && strcmp(DOMAIN_FORMATS[i].domain, domain) == 0)
+            return true;
     return false;
 }
