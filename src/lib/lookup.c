@@ -9,6 +9,7 @@
  * few records Hyperscan reports plus the rare patterns Hyperscan cannot take at all.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,15 @@ static size_t count_lines(const char *s, size_t n)
     return lines;
 }
 
+/* Whether m already holds a capture of that name, set or not. */
+static bool has_capture(const errata_match *m, const char *name)
+{
+    for (size_t i = 0; i < m->n_caps; i++)
+        if (strcmp(m->caps[i].name, name) == 0)
+            return true;
+    return false;
+}
+
 static errata_code collect_captures(const pcre2_code *re, const char *text, PCRE2_SIZE *ov,
                                     errata_match *m)
 {
@@ -80,20 +90,28 @@ static errata_code collect_captures(const pcre2_code *re, const char *text, PCRE
     pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
     if (!(m->caps = calloc(count, sizeof *m->caps)))
         return ERRATA_ERR_NOMEM;
-    for (uint32_t i = 0; i < count; i++) {
-        PCRE2_SPTR e = table + (size_t)i * entry_size;
-        unsigned group = (unsigned)(e[0] << 8 | e[1]);
-        PCRE2_SIZE s = ov[2 * group], t = ov[2 * group + 1];
-        if (s == PCRE2_UNSET || t < s)
-            continue;
-        capture *c = &m->caps[m->n_caps];
-        c->name = strdup((const char *)e + 2);
-        c->value = strndup(text + s, t - s);
-        if (!c->name || !c->value) {
-            free(c->name), free(c->value);
-            return ERRATA_ERR_NOMEM;
+    /* First the groups that matched; then, once per name, the ones that did not. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < count; i++) {
+            PCRE2_SPTR e = table + (size_t)i * entry_size;
+            const char *name = (const char *)e + 2;
+            unsigned group = (unsigned)(e[0] << 8 | e[1]);
+            PCRE2_SIZE s = ov[2 * group], t = ov[2 * group + 1];
+            bool set = s != PCRE2_UNSET && t >= s;
+            if (set != (pass == 0) || (pass == 1 && has_capture(m, name)))
+                continue;
+            capture *c = &m->caps[m->n_caps];
+            c->name = strdup(name);
+            c->value = set ? strndup(text + s, t - s) : strdup(name);
+            c->unset = !set;
+            if (!c->name || !c->value) {
+                free(c->name), free(c->value);
+                return ERRATA_ERR_NOMEM;
+            }
+            for (char *v = c->value; !set && *v; v++)
+                *v = (char)toupper((unsigned char)*v);
+            m->n_caps++;
         }
-        m->n_caps++;
     }
     return ERRATA_OK;
 }
@@ -482,7 +500,7 @@ const char *errata_match_text(const errata_match *m) { return m->text; }
 const char *errata_match_capture(const errata_match *m, const char *name)
 {
     for (size_t i = 0; m && name && i < m->n_caps; i++)
-        if (strcmp(m->caps[i].name, name) == 0)
+        if (!m->caps[i].unset && strcmp(m->caps[i].name, name) == 0)
             return m->caps[i].value;
     return NULL;
 }

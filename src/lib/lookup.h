@@ -49,6 +49,9 @@ typedef struct {
 
 typedef struct {
     char *name, *value;
+    /* The group did not take part in the match (another alternative matched): value is then
+     * the name in capitals (PORT), so a workaround reads as a hole to fill, never "{port}". */
+    bool unset;
 } capture;
 
 struct errata_match {

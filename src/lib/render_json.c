@@ -204,8 +204,10 @@ static void match_json(strbuf *sb, const errata_match *m, size_t rank)
     sb_printf(sb, "},\"line\":%zu,\"matched_text\":", m->line);
     json_str(sb, m->text);
     sb_puts(sb, ",\"captures\":{");
-    for (size_t i = 0; i < m->n_caps; i++) {
-        if (i)
+    for (size_t i = 0, shown = 0; i < m->n_caps; i++) {
+        if (m->caps[i].unset) /* a hole in the text, not something the input said */
+            continue;
+        if (shown++)
             sb_putc(sb, ',');
         json_str(sb, m->caps[i].name);
         sb_putc(sb, ':');

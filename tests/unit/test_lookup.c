@@ -46,6 +46,10 @@ static int setup(void **state)
     add_record(f->dir, "chain/knock-on",
         test_record("chain/knock-on", "the make program variable is not set at all, so nothing "
                     "builds", "set it", 0.9, "[]", "{}"));
+    /* A capture only one alternative of the pattern has. */
+    add_record(f->dir, "test/alt-capture",
+        test_record("test/alt-capture", "(?:listener on port (?P<port>\\\\d+) is busy|listener "
+                    "port is busy here)", "ss -ltnp 'sport = :{port}'", 0.5, "[]", "{}"));
     /* Chinese dead ends and workarounds, with a capture to fill in both. */
     add_record(f->dir, "test/zh-items",
         strdup("{\"id\": \"test/zh-items\", \"signature\": \"zh items X\", \"regex\": "
@@ -139,6 +143,31 @@ static void chinese_output_uses_chinese_fields(void **state)
     assert_non_null(strstr(text, "运行时错误"));
     assert_non_null(strstr(text, "根本原因"));
     free(text);
+    errata_result_free(res);
+}
+
+/* A placeholder whose group did not take part (another alternative matched) reads as a hole to
+ * fill, PORT, never as "{port}"; it is not reported as something the input said. */
+static void an_unset_capture_reads_as_a_hole(void **state)
+{
+    kb_fixture *f = *state;
+    const char *with = "listener on port 8080 is busy", *without = "listener port is busy here";
+    errata_result *res = lookup(f, with, strlen(with));
+    char *text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "ss -ltnp 'sport = :8080'"));
+    free(text);
+    errata_result_free(res);
+    res = lookup(f, without, strlen(without));
+    assert_string_equal(top_id(res), "test/alt-capture");
+    text = errata_result_to_text(res, NULL);
+    assert_non_null(strstr(text, "ss -ltnp 'sport = :PORT'"));
+    assert_null(strstr(text, "{port}"));
+    free(text);
+    assert_null(errata_match_capture(errata_result_match(res, 0), "port"));
+    char *json = errata_result_to_json(res, NULL);
+    assert_non_null(strstr(json, "\"captures\":{}"));
+    assert_non_null(strstr(json, "sport = :PORT"));
+    free(json);
     errata_result_free(res);
 }
 
@@ -401,6 +430,7 @@ int main(void)
         cmocka_unit_test(chinese_output_uses_chinese_fields),
         cmocka_unit_test(chinese_dead_ends_are_chinese_and_filled),
         cmocka_unit_test(a_cause_ranks_above_its_knock_on),
+        cmocka_unit_test(an_unset_capture_reads_as_a_hole),
         cmocka_unit_test(captures_fill_the_answer),
         cmocka_unit_test(the_more_specific_pattern_ranks_first),
         cmocka_unit_test(no_match_is_not_an_error),
