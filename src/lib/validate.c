@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "pattern.h"
@@ -273,6 +274,22 @@ static bool known_id(const id_ref *refs, size_t n, const char *id)
     return false;
 }
 
+/* Validating one domain's folder (kb/git) sees only its records, but a link to another domain's
+ * record is fine when that record's file is in the same knowledge base: the file of a record
+ * with id D/S is <kb>/D/S.json, so <kb> is found from the referring record's own path. */
+static bool record_file_beside(const char *file, const char *own_id, const char *id)
+{
+    size_t plen = strlen(file), ilen = strlen(own_id);
+    if (plen < ilen + 5 || strcmp(file + plen - 5, ".json") != 0 ||
+        strncmp(file + plen - 5 - ilen, own_id, ilen) != 0 || strstr(id, ".."))
+        return false;
+    size_t root = plen - 5 - ilen; /* the length of "<kb>/" */
+    char path[4096];
+    if (snprintf(path, sizeof path, "%.*s%s.json", (int)root, file, id) >= (int)sizeof path)
+        return false;
+    return access(path, F_OK) == 0;
+}
+
 void validate_set(const kb_set *set, errata_diags *d)
 {
     id_ref *refs = calloc(set->n ? set->n : 1, sizeof *refs);
@@ -304,7 +321,8 @@ void validate_set(const kb_set *set, errata_diags *d)
                       "the file should be named <kb>/%s.json", r->id);
         for (int k = 0; k < EDGE_KINDS; k++)
             for (size_t e = 0; e < r->n_edges[k]; e++)
-                if (!known_id(refs, n, r->edges[k][e].id)) {
+                if (!known_id(refs, n, r->edges[k][e].id) &&
+                    !record_file_beside(file, r->id, r->edges[k][e].id)) {
                     char path[96];
                     snprintf(path, sizeof path, "transition_graph.%s[%zu]", edge_kind_names[k], e);
                     diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, path,
