@@ -6,7 +6,8 @@
  *
  * A case is answered correctly at rank k when the k-th record is about the case's error and
  * from its tool family: its signature, its regex or the text its pattern matched in the input
- * contains one of the case's keywords (case-insensitive), and the record's domain fits the
+ * — or the input line where that match starts — contains one of the case's keywords
+ * (case-insensitive), and the record's domain fits the
  * case's domain (domain_fits below). The matched text counts because keywords are the error's
  * own words while a regex spells them with classes and captures (`Expected </(?P<section>\w+)>`
  * never contains the keyword "Expected </Directory>"); the domain test keeps a record of
@@ -45,6 +46,13 @@ static const struct {
     {"black", "python-lint"},  {"flake8", "python-lint"}, {"ruff", "python-lint"},
     {"pylint", "python-lint"}, {"isort", "python-lint"}, {"uvicorn", "fastapi"},
     {"starlette", "fastapi"},  {"pytest", "python"},  {"numpy", "python"},
+    /* Errors one tool prints on another's behalf, filed under the tool that prints them: Vite's
+     * build is Rollup, Flask renders with Jinja2, configure's PKG_CHECK_MODULES is pkg-config's,
+     * the locale warning comes from perl; and where the first wave filed them: requests' HTTP
+     * and TLS errors, Python's sqlite3 module, systemd's "not booted" under linux. */
+    {"vite", "rollup"},        {"flask", "jinja2"},   {"autotools", "pkg-config"},
+    {"locale", "perl"},        {"requests", "networking"}, {"requests", "tls-openssl"},
+    {"sqlite", "python"},      {"systemd", "linux"},
 };
 
 static bool domain_fits(const char *corpus, const char *kb)
@@ -57,18 +65,51 @@ static bool domain_fits(const char *corpus, const char *kb)
     return false;
 }
 
-static bool keyword_hit(const errata_match *m, const json_t *keywords)
+/* The input line the match starts on, when it still holds the start of the matched text (the
+ * match's line counts lines of the normalised input, which keeps the input's lines). */
+static bool matched_line(const char *input, const errata_match *m, const char **line, size_t *len)
+{
+    const char *s = input;
+    for (size_t n = errata_match_line(m); n > 1 && s; n--)
+        if ((s = strchr(s, '\n')))
+            s++;
+    if (!s)
+        return false;
+    size_t l = strcspn(s, "\n");
+    const char *text = errata_match_text(m);
+    size_t head = strcspn(text, "\n");
+    if (head > 24)
+        head = 24;
+    if (!memmem(s, l, text, head))
+        return false;
+    *line = s, *len = l;
+    return true;
+}
+
+static bool keyword_hit(const char *input, const errata_match *m, const json_t *keywords)
 {
     const errata_record *r = errata_match_record(m);
     const char *matched = errata_match_text(m);
+    const char *line = NULL;
+    size_t line_len = 0;
+    bool have_line = !errata_match_is_fuzzy(m) && matched_line(input, m, &line, &line_len);
     size_t i;
     json_t *k;
     json_array_foreach(keywords, i, k)
     {
         const char *kw = json_string_value(k);
-        if (kw && (strcasestr(errata_record_signature(r), kw) || strcasestr(errata_record_regex(r), kw) ||
-                   (matched && !errata_match_is_fuzzy(m) && strcasestr(matched, kw))))
+        if (!kw)
+            continue;
+        if (strcasestr(errata_record_signature(r), kw) || strcasestr(errata_record_regex(r), kw) ||
+            (matched && !errata_match_is_fuzzy(m) && strcasestr(matched, kw)))
             return true;
+        if (have_line) {
+            char *l = strndup(line, line_len);
+            bool hit = l && strcasestr(l, kw);
+            free(l);
+            if (hit)
+                return true;
+        }
     }
     return false;
 }
@@ -175,7 +216,7 @@ int main(int argc, char **argv)
         size_t rank = 0, base_rank = 0;
         for (size_t i = 0; want && i < n && !rank; i++) {
             const errata_match *m = errata_result_match(res, i);
-            if (keyword_hit(m, keywords) && domain_fits(domain, errata_record_domain(errata_match_record(m))))
+            if (keyword_hit(input, m, keywords) && domain_fits(domain, errata_record_domain(errata_match_record(m))))
                 rank = i + 1;
         }
         /* Unranked baseline: the first matching record in id order. */
@@ -186,7 +227,7 @@ int main(int argc, char **argv)
                                  errata_record_id(errata_match_record(first))) < 0)
                 first = m;
         }
-        if (want && first && keyword_hit(first, keywords) &&
+        if (want && first && keyword_hit(input, first, keywords) &&
             domain_fits(domain, errata_record_domain(errata_match_record(first))))
             base_rank = 1;
         for (int t = 0; t < 3; t++) {
