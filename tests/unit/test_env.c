@@ -928,16 +928,21 @@ static void probe_reports_a_bad_file_and_reads_the_rest(void **state)
 static void versions_compare(void **state)
 {
     (void)state;
-    assert_true(env_version_cmp("1.0", "1.0.1") < 0);
-    assert_true(env_version_cmp("1.0rc1", "1.0") < 0);
-    assert_true(env_version_cmp("1.0-beta.2", "1.0") < 0);
-    assert_true(env_version_cmp("1.0.post1", "1.0") > 0);
-    assert_true(env_version_cmp("2.0.72", "1.0.109") > 0);
-    assert_true(env_version_cmp("10.0", "9.9") > 0);
-    assert_true(env_version_cmp("1.01", "1.1") == 0);
-    assert_true(env_version_cmp("v1.2.3", "v1.2.3") == 0);
-    assert_true(env_version_cmp("1.0.0a1", "1.0.0b1") < 0);
-    assert_true(env_version_cmp("99999999999999999999.1", "99999999999999999998.9") > 0);
+    /* Each ecosystem's own order (version/version.c), so a lock file's newest entry is the one
+     * its package manager would call newest. */
+    assert_true(env_version_order(ECO_PYPI, "1.0", "1.0.1") < 0);
+    assert_true(env_version_order(ECO_PYPI, "1.0rc1", "1.0") < 0);
+    assert_true(env_version_order(ECO_NPM, "1.0.0-beta.2", "1.0.0") < 0);
+    assert_true(env_version_order(ECO_PYPI, "1.0.post1", "1.0") > 0);
+    assert_true(env_version_order(ECO_NPM, "2.0.72", "1.0.109") > 0);
+    assert_true(env_version_order(ECO_TOOL, "10.0", "9.9") > 0);
+    assert_true(env_version_order(ECO_PYPI, "1.01", "1.1") == 0);
+    assert_true(env_version_order(ECO_GO, "v1.2.3", "v1.2.3") == 0);
+    assert_true(env_version_order(ECO_GO, "v1.10.0", "v1.9.0") > 0);
+    assert_true(env_version_order(ECO_PYPI, "1.0.0a1", "1.0.0b1") < 0);
+    assert_true(env_version_order(ECO_TOOL, "99999999999999999999.1", "99999999999999999998.9") > 0);
+    /* Neither scheme reads them: byte order, never "equal" for different texts. */
+    assert_true(env_version_order(ECO_NPM, "not a version", "also not") != 0);
 }
 
 int main(void)

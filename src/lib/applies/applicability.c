@@ -27,26 +27,6 @@ const char *applicability_name(errata_applicability state)
     return "unknown";
 }
 
-static version_scheme scheme_for(env_ecosystem eco)
-{
-    switch (eco) {
-    case ECO_PYPI: return VSCHEME_PEP440;
-    case ECO_NPM:
-    case ECO_CARGO:
-    case ECO_GO: return VSCHEME_SEMVER;
-    case ECO_OS:
-    case ECO_TOOL: break;
-    }
-    return VSCHEME_GENERIC;
-}
-
-/* Go module versions are written with a leading v ("v1.6.0"); semver ranges compare without. */
-static const char *comparable_version(const env_package *p)
-{
-    const char *v = p->version;
-    return p->eco == ECO_GO && v[0] == 'v' ? v + 1 : v;
-}
-
 /* The specifier of one versions[] entry with its introduced and removed bounds added. Records
  * join clauses with a comma whatever the ecosystem ("react>=18,<19"), as PEP 440 does; npm
  * ranges join them with a space and never use a comma, so for them the comma becomes a space. */
@@ -86,8 +66,8 @@ static void decide_package(const record *r, size_t first, const environment *env
         snprintf(pv->why, sizeof pv->why, "%s is not in the environment", pv->package);
         return;
     }
-    version_scheme scheme = scheme_for(pv->found->eco);
-    const char *have = comparable_version(pv->found);
+    version_scheme scheme = env_version_scheme(pv->found->eco);
+    const char *have = env_comparable_version(pv->found->eco, pv->found->version);
     bool any_unknown = false;
     char first_no[400] = "";
     for (size_t i = first; i < r->n_versions; i++) {
@@ -207,50 +187,3 @@ void applicability_clear(applicability *a)
     free(a->reason);
     memset(a, 0, sizeof *a);
 }
-
-/* ------------------------------------------------------------------ public environment API */
-
-errata_code errata_env_new(errata_env **out, errata_error *err)
-{
-    *out = calloc(1, sizeof **out);
-    if (!*out) {
-        if (err) {
-            err->code = ERRATA_ERR_NOMEM;
-            snprintf(err->message, sizeof err->message, "out of memory");
-        }
-        return ERRATA_ERR_NOMEM;
-    }
-    env_init(&(*out)->e);
-    return ERRATA_OK;
-}
-
-void errata_env_free(errata_env *env)
-{
-    if (!env)
-        return;
-    env_free(&env->e);
-    free(env);
-}
-
-errata_code errata_env_load_file(errata_env *env, const char *path, errata_error *err)
-{
-    return env_load_file(&env->e, path, err);
-}
-
-errata_code errata_env_load_text(errata_env *env, const char *name, const char *text, size_t len,
-                                 errata_error *err)
-{
-    return env_load_text(&env->e, name, text, len, err);
-}
-
-errata_code errata_env_set(errata_env *env, const char *assignment, errata_error *err)
-{
-    return env_set(&env->e, assignment, err);
-}
-
-errata_code errata_env_probe(errata_env *env, const char *dir, errata_error *err)
-{
-    return env_probe(&env->e, dir, err);
-}
-
-size_t errata_env_count(const errata_env *env) { return env ? env->e.n : 0; }

@@ -13,10 +13,6 @@
 #include "env.h"
 #include "record.h"
 
-struct errata_env {
-    environment e;
-};
-
 typedef struct {
     errata_applicability state;
     char *reason;        /* malloc'd; never NULL after applicability_of() */

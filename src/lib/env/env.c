@@ -130,74 +130,32 @@ char *env_normal_name(const char *name, size_t len, env_ecosystem eco)
 
 /* ---------------------------------------------------------------- versions */
 
-typedef struct {
-    const char *s;
-    size_t n;
-    bool num;
-} vtok;
-
-/* The next number or word of a version; separators ('.', '-', '+', …) are skipped. */
-static bool vnext(const char **p, vtok *t)
+version_scheme env_version_scheme(env_ecosystem eco)
 {
-    const char *s = *p;
-    while (*s && !isalnum((unsigned char)*s))
-        s++;
-    if (!*s) {
-        *p = s;
-        return false;
+    switch (eco) {
+    case ECO_PYPI: return VSCHEME_PEP440;
+    case ECO_NPM:
+    case ECO_CARGO:
+    case ECO_GO: return VSCHEME_SEMVER;
+    case ECO_OS:
+    case ECO_TOOL: break;
     }
-    t->s = s;
-    t->num = isdigit((unsigned char)*s) != 0;
-    while (*s && isalnum((unsigned char)*s) && (isdigit((unsigned char)*s) != 0) == t->num)
-        s++;
-    t->n = (size_t)(s - t->s);
-    *p = s;
-    return true;
+    return VSCHEME_GENERIC;
 }
 
-static int vtok_cmp(vtok a, vtok b)
+const char *env_comparable_version(env_ecosystem eco, const char *v)
 {
-    if (a.num && b.num) {
-        /* Numerically, without overflow: drop leading zeros, then the longer is larger. */
-        while (a.n > 1 && *a.s == '0')
-            a.s++, a.n--;
-        while (b.n > 1 && *b.s == '0')
-            b.s++, b.n--;
-        if (a.n != b.n)
-            return a.n < b.n ? -1 : 1;
-        int c = memcmp(a.s, b.s, a.n);
-        return (c > 0) - (c < 0);
-    }
-    if (a.num != b.num)
-        return a.num ? 1 : -1; /* 1.0.1 after 1.0a1 */
-    int c = strncasecmp(a.s, b.s, a.n < b.n ? a.n : b.n);
-    if (c)
-        return (c > 0) - (c < 0);
-    return (a.n > b.n) - (a.n < b.n);
+    return eco == ECO_GO && v[0] == 'v' ? v + 1 : v;
 }
 
-/* A version that goes on past another's end is later when it continues with a number
- * (1.0 < 1.0.1) or "post" (1.0 < 1.0.post1), earlier when with another word (1.0rc1 < 1.0). */
-static int tail_sign(const vtok *t)
+int env_version_order(env_ecosystem eco, const char *a, const char *b)
 {
-    return t->num || (t->n == 4 && strncasecmp(t->s, "post", 4) == 0) ? 1 : -1;
-}
-
-int env_version_cmp(const char *a, const char *b)
-{
-    for (;;) {
-        vtok x, y;
-        bool hx = vnext(&a, &x), hy = vnext(&b, &y);
-        if (!hx && !hy)
-            return 0;
-        if (!hx)
-            return -tail_sign(&y);
-        if (!hy)
-            return tail_sign(&x);
-        int c = vtok_cmp(x, y);
-        if (c)
-            return c;
-    }
+    bool ok;
+    int c = version_compare(env_version_scheme(eco), env_comparable_version(eco, a),
+                            env_comparable_version(eco, b), &ok);
+    if (!ok)
+        c = version_compare(VSCHEME_GENERIC, a, b, &ok);
+    return ok ? c : strcmp(a, b);
 }
 
 /* ---------------------------------------------------------------- text helpers */
@@ -379,7 +337,7 @@ static bool better(const env_batch *b, size_t i, size_t j)
     if (x->rank != y->rank)
         return x->rank > y->rank;
     if (b->pick == ENV_PICK_HIGHEST) {
-        int c = env_version_cmp(x->version, y->version);
+        int c = env_version_order(x->eco, x->version, y->version);
         if (c)
             return c > 0;
     }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "errata.h"
+#include "version.h"
 
 typedef enum { ECO_PYPI, ECO_NPM, ECO_CARGO, ECO_GO, ECO_OS, ECO_TOOL } env_ecosystem;
 
@@ -104,9 +105,14 @@ errata_code env_syntax(errata_error *err, const char *file, int line, const char
     __attribute__((format(printf, 4, 5)));
 errata_code env_nomem(errata_error *err, const char *file);
 
-/* Orders versions: numbers numerically, words alphabetically, a trailing word (1.0rc1, 1.0-beta)
- * before the release. Good enough to pick the newest of a lock file's versions. */
-int env_version_cmp(const char *a, const char *b);
+/* The version scheme of an ecosystem's packages (version/version.h): PEP 440 for PyPI, SemVer
+ * for npm, Cargo and Go modules, the generic dotted order for OS and tool versions. */
+version_scheme env_version_scheme(env_ecosystem eco);
+/* The text version.c compares for a package's version: Go writes "v1.6.0", SemVer "1.6.0". */
+const char *env_comparable_version(env_ecosystem eco, const char *version);
+/* Orders two versions of one package: its ecosystem's scheme, the generic order when that
+ * scheme cannot read them, byte order when neither can — so the order is always total. */
+int env_version_order(env_ecosystem eco, const char *a, const char *b);
 
 /* Iterates over lines; a line (s, n) excludes the newline and a '\r' before it. */
 typedef struct {
@@ -157,5 +163,10 @@ bool env_known_file(const char *name);
 /* Appends a checked batch to env (all of it or, out of memory, none of it). */
 errata_code env_commit(environment *env, env_batch *b, errata_error *err);
 void env_batch_free(env_batch *b);
+
+/* The public handle (errata.h) is the environment itself; env_api.c holds its functions. */
+struct errata_env {
+    environment e;
+};
 
 #endif

@@ -61,14 +61,6 @@ static bool add_warning(errata_result *res, const char *fmt, const char *arg)
     return true;
 }
 
-static size_t count_lines(const char *s, size_t n)
-{
-    size_t lines = 1;
-    for (const char *p = s; (p = memchr(p, '\n', (size_t)(s + n - p))); p++)
-        lines++;
-    return lines;
-}
-
 /* Whether m already holds a capture of that name, set or not. */
 static bool has_capture(const errata_match *m, const char *name)
 {
@@ -304,14 +296,6 @@ void errata_result_free(errata_result *res)
     free(res);
 }
 
-static bool only_space(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\n' && s[i] != '\t')
-            return false;
-    return true;
-}
-
 /* Runs the confirmation step over every candidate and keeps the matches. */
 static errata_code confirm_all(errata_db *db, const unsigned char *hit, const char *text,
                                size_t len, const errata_env *env, errata_result *res,
@@ -389,7 +373,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         sb_free(&norm);
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory normalising the input");
     }
-    if (only_space(norm.buf ? norm.buf : "", norm.len)) {
+    if (normalized_blank(norm.buf ? norm.buf : "", norm.len)) {
         sb_free(&norm);
         return set_error(err, ERRATA_ERR_ARG, "the input is empty: give the error text to look up");
     }
@@ -400,7 +384,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
     if (rc == ERRATA_OK) {
         res->input_bytes = len;
-        res->input_lines = count_lines(norm.buf, norm.len);
+        res->input_lines = normalized_lines(norm.buf, norm.len);
         res->has_env = opts && opts->env;
         for (size_t k = 0; k < db->n_pcre_only; k++)
             st.hit[db->pcre_only[k]] = 1;
@@ -465,34 +449,6 @@ errata_applicability errata_match_applicability(const errata_match *m, const cha
     return m->app.state;
 }
 
-errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
-                          errata_result **out, errata_error *err)
-{
-    *out = NULL;
-    if (!db || !query)
-        return set_error(err, ERRATA_ERR_ARG, "no database or query given");
-    strbuf norm;
-    sb_init(&norm);
-    normalize_text(query, len, &norm);
-    errata_result *res = calloc(1, sizeof *res);
-    errata_code rc = ERRATA_OK;
-    if (!res || norm.failed)
-        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
-    else if (only_space(norm.buf ? norm.buf : "", norm.len))
-        rc = set_error(err, ERRATA_ERR_ARG, "the query is empty: give words to search for");
-    if (rc == ERRATA_OK) {
-        res->input_bytes = len;
-        res->input_lines = count_lines(norm.buf, norm.len);
-        rc = search_records(db, norm.buf, norm.len, max ? max : 10, false, res, err);
-    }
-    sb_free(&norm);
-    if (rc != ERRATA_OK) {
-        errata_result_free(res);
-        return rc;
-    }
-    *out = res;
-    return ERRATA_OK;
-}
 double errata_match_score(const errata_match *m) { return m->score; }
 size_t errata_match_line(const errata_match *m) { return m->line; }
 const char *errata_match_text(const errata_match *m) { return m->text; }

@@ -350,3 +350,19 @@ void strip_line_prefixes(strbuf *text)
     s[kept] = '\0';
     text->len = kept;
 }
+
+size_t normalized_lines(const char *s, size_t n)
+{
+    size_t lines = 1;
+    for (const char *p = s; (p = memchr(p, '\n', (size_t)(s + n - p))); p++)
+        lines++;
+    return lines;
+}
+
+bool normalized_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\n' && s[i] != '\t')
+            return false;
+    return true;
+}

@@ -9,6 +9,7 @@
 #ifndef ERRATA_NORMALIZE_H
 #define ERRATA_NORMALIZE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strbuf.h"
@@ -25,5 +26,10 @@ void normalize_text(const char *in, size_t len, strbuf *out);
  * "[warn] "), GitHub Actions markers ("##[error]", "::error file=x::"), docker compose
  * ("web-1  | ") and kubectl ("[pod/name/container] ") prefixes. Line count is unchanged. */
 void strip_line_prefixes(strbuf *text);
+
+/* The number of lines of normalised text (1 for text without a newline). */
+size_t normalized_lines(const char *s, size_t n);
+/* Whether normalised text holds nothing but spaces, tabs and newlines. */
+bool normalized_blank(const char *s, size_t n);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "keylines.h"
+#include "normalize.h"
 
 #define MAX_TERMS 16
 
@@ -370,4 +371,35 @@ char *fallback_query(const char *text, size_t len)
         sb_putc(&sb, '\n');
     }
     return sb_finish(&sb);
+}
+
+/* ------------------------------------------------------------------ public API */
+
+errata_code errata_search(errata_db *db, const char *query, size_t len, size_t max,
+                          errata_result **out, errata_error *err)
+{
+    *out = NULL;
+    if (!db || !query)
+        return set_error(err, ERRATA_ERR_ARG, "no database or query given");
+    strbuf norm;
+    sb_init(&norm);
+    normalize_text(query, len, &norm);
+    errata_result *res = calloc(1, sizeof *res);
+    errata_code rc = ERRATA_OK;
+    if (!res || norm.failed)
+        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+    else if (normalized_blank(norm.buf ? norm.buf : "", norm.len))
+        rc = set_error(err, ERRATA_ERR_ARG, "the query is empty: give words to search for");
+    if (rc == ERRATA_OK) {
+        res->input_bytes = len;
+        res->input_lines = normalized_lines(norm.buf, norm.len);
+        rc = search_records(db, norm.buf, norm.len, max ? max : 10, false, res, err);
+    }
+    sb_free(&norm);
+    if (rc != ERRATA_OK) {
+        errata_result_free(res);
+        return rc;
+    }
+    *out = res;
+    return ERRATA_OK;
 }

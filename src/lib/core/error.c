@@ -36,5 +36,3 @@ const char *errata_code_name(errata_code code)
     }
     return "unknown error";
 }
-
-const char *errata_version(void) { return ERRATA_VERSION; }
