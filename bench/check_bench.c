@@ -61,11 +61,11 @@ int main(int argc, char **argv)
     errata_env_new(&env, &err);
     errata_env_load_text(env, "pip-freeze.txt", freeze, n, &err);
     char *out = NULL;
-    errata_check(db, env, ERRATA_CHECK_JSON, &out, &count, &err); /* warm: records parsed once */
+    errata_check(db, env, ERRATA_FORMAT_JSON, &out, &count, &err); /* warm: records parsed once */
     free(out);
     t0 = now_us();
     for (int r = 0; r < runs; r++) {
-        errata_check(db, env, ERRATA_CHECK_JSON, &out, &count, &err);
+        errata_check(db, env, ERRATA_FORMAT_JSON, &out, &count, &err);
         free(out);
     }
     double check = (now_us() - t0) / runs;

@@ -20,6 +20,7 @@
 #define ERRATA_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -186,17 +187,20 @@ ERRATA_API errata_code errata_env_set(errata_env *env, const char *assignment, e
 ERRATA_API errata_code errata_env_probe(errata_env *env, const char *dir, errata_error *err);
 ERRATA_API size_t errata_env_count(const errata_env *env);
 
+/* Every output the library writes, in one enum: each function that renders says which of these
+ * it accepts. */
 typedef enum {
-    ERRATA_CHECK_TEXT = 0,
-    ERRATA_CHECK_JSON = 1,
-    ERRATA_CHECK_SARIF = 2,
-    ERRATA_CHECK_MARKDOWN = 3
-} errata_check_format;
+    ERRATA_FORMAT_TEXT = 0,     /* for a person in a terminal */
+    ERRATA_FORMAT_JSON = 1,     /* for tools (docs/json-output.md) */
+    ERRATA_FORMAT_MARKDOWN = 2, /* for agents and chat */
+    ERRATA_FORMAT_HTML = 3,     /* escaped fragments for web pages */
+    ERRATA_FORMAT_SARIF = 4     /* SARIF 2.1.0, for CI code scanning (errata_check only) */
+} errata_format;
 
 /* Every record whose version constraints the environment satisfies — errors to expect before
- * they happen — ordered by confidence and fix rate, rendered in fmt. *count (may be NULL) is
- * how many. */
-ERRATA_API errata_code errata_check(errata_db *db, const errata_env *env, errata_check_format fmt,
+ * they happen — ordered by confidence and fix rate, rendered in fmt (text, JSON, Markdown or
+ * SARIF; ERRATA_ERR_ARG for HTML). *count (may be NULL) is how many. */
+ERRATA_API errata_code errata_check(errata_db *db, const errata_env *env, errata_format fmt,
                          char **out, size_t *count, errata_error *err);
 
 /* ---------------------------------------------------------------- rendering */
@@ -214,37 +218,30 @@ typedef struct {
     const char *domain_link_prefix; /* HTML: domains link to this + domain ("/domains/") */
 } errata_render_options;
 
-/* Each returns a NUL-terminated malloc'd string the caller frees, or NULL when out of memory.
- * JSON output is documented in docs/json-output.md. Capture placeholders such as {module} in
- * workaround and dead-end texts are filled in with the match's captures. */
-ERRATA_API char *errata_result_to_text(const errata_result *res, const errata_render_options *opts);
-ERRATA_API char *errata_result_to_json(const errata_result *res, const errata_render_options *opts);
-ERRATA_API char *errata_record_to_text(const errata_record *r, const errata_render_options *opts);
-ERRATA_API char *errata_record_to_json(const errata_record *r);
-/* Markdown for agents: what the error is, what not to try, what to try. */
-ERRATA_API char *errata_result_to_markdown(const errata_result *res, const errata_render_options *opts);
-ERRATA_API char *errata_record_to_markdown(const errata_record *r, const errata_render_options *opts);
-/* HTML fragments (escaped, no page around them) for web pages. */
-ERRATA_API char *errata_result_to_html(const errata_result *res, const errata_render_options *opts);
-ERRATA_API char *errata_record_to_html(const errata_record *r, const errata_render_options *opts);
+/* A lookup's answer, or one record, rendered in fmt (text, JSON, Markdown or HTML): a
+ * NUL-terminated malloc'd string the caller frees; NULL when out of memory or for another fmt.
+ * JSON output is documented in docs/json-output.md; Markdown says what the error is, what not
+ * to try and what to try, for agents; HTML is fragments (escaped, no page around them) for web
+ * pages. Capture placeholders such as {module} in workaround and dead-end texts are filled in
+ * with the match's captures. opts may be NULL (English, no colour). */
+ERRATA_API char *errata_result_render(const errata_result *res, errata_format fmt,
+                                      const errata_render_options *opts);
+ERRATA_API char *errata_record_render(const errata_record *r, errata_format fmt,
+                                      const errata_render_options *opts);
 
-/* Reads all of a stream (stdin: pass the FILE *), refusing more than max bytes with
+/* Reads all of a stream (stdin, a pipe, an open file), refusing more than max bytes with
  * ERRATA_ERR_TOO_BIG. *out is malloc'd and NUL-terminated. */
-ERRATA_API errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err);
+ERRATA_API errata_code errata_read_all(FILE *stream, size_t max, char **out, size_t *len,
+                                       errata_error *err);
 
 /* Non-zero when s[0..n) is valid UTF-8 (RFC 3629: no overlongs, no surrogates). */
 ERRATA_API int errata_utf8_valid(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- catalog */
 
-typedef enum {
-    ERRATA_FORMAT_JSON = 0,
-    ERRATA_FORMAT_MARKDOWN = 1,
-    ERRATA_FORMAT_HTML = 2
-} errata_format;
-
-/* What the knowledge base holds, rendered in fmt into a malloc'd *out (documented with the HTTP
- * API in docs/http-api.md, which serves exactly these). */
+/* What the knowledge base holds, rendered in fmt (JSON, Markdown or HTML; ERRATA_ERR_ARG for
+ * another) into a malloc'd *out (documented with the HTTP API in docs/http-api.md, which serves
+ * exactly these). */
 ERRATA_API errata_code errata_domains(errata_db *db, errata_format fmt, const errata_render_options *opts,
                            char **out, errata_error *err);
 /* ERRATA_ERR_NOT_FOUND for a domain without records. */

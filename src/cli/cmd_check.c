@@ -56,9 +56,9 @@ int cmd_check(int argc, char **argv, cli_common *common)
     char *out = NULL;
     size_t count = 0;
     errata_error err = {0};
-    errata_check_format fmt = sarif ? ERRATA_CHECK_SARIF
-                              : common->json ? ERRATA_CHECK_JSON
-                                             : ERRATA_CHECK_TEXT;
+    errata_format fmt = sarif ? ERRATA_FORMAT_SARIF
+                              : common->json ? ERRATA_FORMAT_JSON
+                                             : ERRATA_FORMAT_TEXT;
     if (errata_check(db, env, fmt, &out, &count, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else {

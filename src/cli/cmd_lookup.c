@@ -120,7 +120,8 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     } else {
         errata_render_options ro = {
             .lang = common->lang, .color = cli_use_color(common), .explain = explain};
-        cli_emit(common->json ? errata_result_to_json(res, &ro) : errata_result_to_text(res, &ro));
+        cli_emit(errata_result_render(res, common->json ? ERRATA_FORMAT_JSON : ERRATA_FORMAT_TEXT,
+                                      &ro));
         /* Full-text guesses are shown but are not a match. */
         status = errata_result_count(res) > 0 &&
                          !errata_match_is_fuzzy(errata_result_match(res, 0))

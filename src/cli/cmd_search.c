@@ -66,7 +66,7 @@ int cmd_search(int argc, char **argv, cli_common *common)
         status = cli_report(&err);
     } else if (common->json) {
         errata_render_options ro = {.lang = common->lang};
-        cli_emit(errata_result_to_json(res, &ro));
+        cli_emit(errata_result_render(res, ERRATA_FORMAT_JSON, &ro));
         status = errata_result_count(res) ? EXIT_MATCH : EXIT_NONE;
     } else {
         for (size_t i = 0; i < errata_result_count(res); i++) {

@@ -42,7 +42,8 @@ int cmd_show(int argc, char **argv, cli_common *common)
         status = cli_report(&err);
     } else {
         errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
-        cli_emit(common->json ? errata_record_to_json(r) : errata_record_to_text(r, &ro));
+        cli_emit(errata_record_render(r, common->json ? ERRATA_FORMAT_JSON : ERRATA_FORMAT_TEXT,
+                                      &ro));
     }
     errata_close(db);
     return status;

@@ -70,7 +70,7 @@ static bool lookup_json(errata_db *db, const char *text, size_t len, size_t limi
     if (errata_lookup(db, text, len, &lo, &r, err) != ERRATA_OK)
         return false;
     errata_render_options ro = {.lang = lang};
-    *out = errata_result_to_json(r, &ro);
+    *out = errata_result_render(r, ERRATA_FORMAT_JSON, &ro);
     errata_result_free(r);
     if (!*out) {
         err->code = ERRATA_ERR_NOMEM;
@@ -232,7 +232,7 @@ static void check(errata_db *db, const http_request *req, http_response *res)
         bool sarif = format && strcmp(format, "sarif") == 0;
         char *out = NULL;
         errata_error err = {0};
-        if (errata_check(db, env, sarif ? ERRATA_CHECK_SARIF : ERRATA_CHECK_JSON, &out, NULL,
+        if (errata_check(db, env, sarif ? ERRATA_FORMAT_SARIF : ERRATA_FORMAT_JSON, &out, NULL,
                          &err) != ERRATA_OK)
             library_error(res, &err);
         else
@@ -256,7 +256,7 @@ static void search(errata_db *db, const http_request *req, http_response *res)
     errata_error err = {0};
     if (errata_search(db, q, strlen(q), (size_t)limit, &r, &err) != ERRATA_OK)
         return library_error(res, &err);
-    http_set(res, 200, "application/json", errata_result_to_json(r, NULL));
+    http_set(res, 200, "application/json", errata_result_render(r, ERRATA_FORMAT_JSON, NULL));
     errata_result_free(r);
 }
 
@@ -266,7 +266,7 @@ static void record(errata_db *db, const char *id, http_response *res)
     errata_error err = {0};
     if (errata_get_record(db, id, &r, &err) != ERRATA_OK)
         return library_error(res, &err);
-    http_set(res, 200, "application/json", errata_record_to_json(r));
+    http_set(res, 200, "application/json", errata_record_render(r, ERRATA_FORMAT_JSON, NULL));
 }
 
 /* rc and out come from a catalog call made just before (not in the argument list: C leaves the

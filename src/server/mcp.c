@@ -168,8 +168,8 @@ static json_t *lookup_one(errata_db *db, const char *text, long limit, errata_la
     if (errata_lookup(db, text, strlen(text), &lo, &res, err) != ERRATA_OK)
         return NULL;
     errata_render_options ro = {.lang = lang};
-    *md = errata_result_to_markdown(res, &ro);
-    *js = errata_result_to_json(res, &ro);
+    *md = errata_result_render(res, ERRATA_FORMAT_MARKDOWN, &ro);
+    *js = errata_result_render(res, ERRATA_FORMAT_JSON, &ro);
     errata_result_free(res);
     return json_true();
 }
@@ -244,7 +244,8 @@ static json_t *tool_detail(errata_db *db, arguments *a)
     if (errata_get_record(db, id, &r, &err) != ERRATA_OK)
         return tool_failure(err.message);
     errata_render_options ro = {.lang = lang};
-    return tool_result(errata_record_to_markdown(r, &ro), errata_record_to_json(r), false);
+    return tool_result(errata_record_render(r, ERRATA_FORMAT_MARKDOWN, &ro),
+                       errata_record_render(r, ERRATA_FORMAT_JSON, NULL), false);
 }
 
 static json_t *tool_search(errata_db *db, arguments *a)
@@ -257,7 +258,8 @@ static json_t *tool_search(errata_db *db, arguments *a)
     errata_error err = {0};
     if (errata_search(db, q, strlen(q), (size_t)limit, &res, &err) != ERRATA_OK)
         return tool_failure(err.message);
-    json_t *r = tool_result(errata_result_to_markdown(res, NULL), errata_result_to_json(res, NULL),
+    json_t *r = tool_result(errata_result_render(res, ERRATA_FORMAT_MARKDOWN, NULL),
+                            errata_result_render(res, ERRATA_FORMAT_JSON, NULL),
                             false);
     errata_result_free(res);
     return r;
@@ -324,8 +326,8 @@ static json_t *tool_check(errata_db *db, arguments *a)
     char *md = NULL, *js = NULL;
     errata_error err = {0};
     json_t *r;
-    if (errata_check(db, env, ERRATA_CHECK_MARKDOWN, &md, NULL, &err) != ERRATA_OK ||
-        errata_check(db, env, ERRATA_CHECK_JSON, &js, NULL, &err) != ERRATA_OK) {
+    if (errata_check(db, env, ERRATA_FORMAT_MARKDOWN, &md, NULL, &err) != ERRATA_OK ||
+        errata_check(db, env, ERRATA_FORMAT_JSON, &js, NULL, &err) != ERRATA_OK) {
         free(md);
         r = tool_failure(err.message);
     } else {

@@ -65,7 +65,7 @@ static char *lookup_fragment(errata_db *db, const char *text, size_t len)
         sb_puts(&sb, "</p>");
         return sb_finish(&sb);
     }
-    char *frag = errata_result_to_html(r, &LINKS);
+    char *frag = errata_result_render(r, ERRATA_FORMAT_HTML, &LINKS);
     errata_result_free(r);
     return frag;
 }
@@ -113,7 +113,7 @@ static void record_page(errata_db *db, const http_request *req, const char *id, 
     sb_puts(&sb, "\">");
     html_escape(&sb, errata_record_domain(r));
     sb_puts(&sb, "</a></p>");
-    char *frag = errata_record_to_html(r, &ro);
+    char *frag = errata_record_render(r, ERRATA_FORMAT_HTML, &ro);
     sb_puts(&sb, frag ? frag : "");
     free(frag);
     html(res, 200, errata_record_id(r), zh ? "zh" : "en", sb_finish(&sb));

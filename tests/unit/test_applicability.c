@@ -121,7 +121,7 @@ static void ranges_introduced_removed_and_os(void **state)
     errata_result *res;
     errata_error err = {0};
     assert_int_equal(errata_lookup(f->db, msg, strlen(msg), &lo, &res, &err), ERRATA_OK);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"os_note\":\"on Linux, check ulimit\""));
     free(json);
     errata_result_free(res);
@@ -145,7 +145,7 @@ static void not_affected_ranks_below(void **state)
                      ERRATA_OK);
     assert_true(errata_match_score(errata_result_match(with, 0)) <
                 errata_match_score(errata_result_match(without, 0)));
-    char *text = errata_result_to_text(with, NULL);
+    char *text = errata_result_render(with, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "Does NOT apply to you"));
     assert_non_null(strstr(text, "torch>=2.2.0"));
     free(text);
@@ -162,7 +162,7 @@ static void check_lists_exposures(void **state)
     assert_int_equal(errata_env_set(env, "node=21.0.0", &err), ERRATA_OK);
     char *out;
     size_t count;
-    assert_int_equal(errata_check(f->db, env, ERRATA_CHECK_JSON, &out, &count, &err), ERRATA_OK);
+    assert_int_equal(errata_check(f->db, env, ERRATA_FORMAT_JSON, &out, &count, &err), ERRATA_OK);
     assert_int_equal(count, 2); /* the seed and node/two-ranges; never the version-free record */
     json_t *j = json_loads(out, 0, NULL);
     assert_non_null(j);
@@ -175,7 +175,9 @@ static void check_lists_exposures(void **state)
     json_decref(j);
     free(out);
 
-    assert_int_equal(errata_check(f->db, env, ERRATA_CHECK_SARIF, &out, &count, &err), ERRATA_OK);
+    assert_int_equal(errata_check(f->db, env, ERRATA_FORMAT_HTML, &out, &count, &err),
+                     ERRATA_ERR_ARG);
+    assert_int_equal(errata_check(f->db, env, ERRATA_FORMAT_SARIF, &out, &count, &err), ERRATA_OK);
     j = json_loads(out, 0, NULL);
     assert_string_equal(json_string_value(json_object_get(j, "version")), "2.1.0");
     json_t *run = json_array_get(json_object_get(j, "runs"), 0);
@@ -190,13 +192,13 @@ static void check_lists_exposures(void **state)
     json_decref(j);
     free(out);
 
-    assert_int_equal(errata_check(f->db, env, ERRATA_CHECK_TEXT, &out, &count, &err), ERRATA_OK);
+    assert_int_equal(errata_check(f->db, env, ERRATA_FORMAT_TEXT, &out, &count, &err), ERRATA_OK);
     assert_non_null(strstr(out, "2 known errors can happen"));
     free(out);
     errata_env_free(env);
 
     env = env_of("requirements.txt", "torch==2.1.0\n");
-    assert_int_equal(errata_check(f->db, env, ERRATA_CHECK_TEXT, &out, &count, &err), ERRATA_OK);
+    assert_int_equal(errata_check(f->db, env, ERRATA_FORMAT_TEXT, &out, &count, &err), ERRATA_OK);
     assert_int_equal(count, 0);
     free(out);
     errata_env_free(env);

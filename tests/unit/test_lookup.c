@@ -92,7 +92,7 @@ static void seed_signature_finds_the_seed(void **state)
     assert_int_equal(errata_match_line(m), 1);
     assert_string_equal(errata_match_text(m), SEED_MSG);
 
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     json_error_t e;
     json_t *j = json_loads(json, 0, &e);
     assert_non_null(j);
@@ -104,7 +104,7 @@ static void seed_signature_finds_the_seed(void **state)
     json_decref(j);
     free(json);
 
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, SEED_ID));
     /* Workarounds best first: the seed lists them 85 %, 90 %, 95 %. */
     const char *t1 = strstr(text, "TRY 1 (works 95%)"), *t3 = strstr(text, "TRY 3 (works 85%)");
@@ -139,7 +139,7 @@ static void chinese_output_uses_chinese_fields(void **state)
     kb_fixture *f = *state;
     errata_result *res = lookup(f, SEED_MSG, strlen(SEED_MSG));
     errata_render_options zh = {.lang = ERRATA_LANG_ZH};
-    char *text = errata_result_to_text(res, &zh);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, &zh);
     assert_non_null(strstr(text, "运行时错误"));
     assert_non_null(strstr(text, "根本原因"));
     free(text);
@@ -153,18 +153,18 @@ static void an_unset_capture_reads_as_a_hole(void **state)
     kb_fixture *f = *state;
     const char *with = "listener on port 8080 is busy", *without = "listener port is busy here";
     errata_result *res = lookup(f, with, strlen(with));
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "ss -ltnp 'sport = :8080'"));
     free(text);
     errata_result_free(res);
     res = lookup(f, without, strlen(without));
     assert_string_equal(top_id(res), "test/alt-capture");
-    text = errata_result_to_text(res, NULL);
+    text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "ss -ltnp 'sport = :PORT'"));
     assert_null(strstr(text, "{port}"));
     free(text);
     assert_null(errata_match_capture(errata_result_match(res, 0), "port"));
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"captures\":{}"));
     assert_non_null(strstr(json, "sport = :PORT"));
     free(json);
@@ -184,10 +184,10 @@ static void a_cause_ranks_above_its_knock_on(void **state)
     assert_true(errata_match_score(next) > errata_match_score(top)); /* moved, not rescored */
     assert_ptr_equal(top->parts.cause_of, next->rec);
     assert_int_equal(top->parts.cause_of_line, 3);
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "This is the cause of chain/knock-on (line 3)"));
     free(text);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"cause_of\":{\"id\":\"chain/knock-on\",\"line\":3}"));
     free(json);
     errata_result_free(res);
@@ -206,7 +206,8 @@ static void chinese_dead_ends_are_chinese_and_filled(void **state)
     errata_result *res = lookup(f, msg, strlen(msg));
     assert_string_equal(top_id(res), "test/zh-items");
     errata_render_options zh = {.lang = ERRATA_LANG_ZH};
-    char *outputs[] = {errata_result_to_text(res, &zh), errata_result_to_markdown(res, &zh)};
+    char *outputs[] = {errata_result_render(res, ERRATA_FORMAT_TEXT, &zh),
+                       errata_result_render(res, ERRATA_FORMAT_MARKDOWN, &zh)};
     for (int i = 0; i < 2; i++) {
         assert_non_null(strstr(outputs[i], "重试 numpy：输入不变"));
         assert_non_null(strstr(outputs[i], "固定 numpy 的版本"));
@@ -215,7 +216,7 @@ static void chinese_dead_ends_are_chinese_and_filled(void **state)
         assert_null(strstr(outputs[i], "retry numpy"));
         free(outputs[i]);
     }
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"dead_ends_zh\":[\"重试 numpy：输入不变\"]"));
     free(json);
     errata_result_free(res);
@@ -231,12 +232,12 @@ static void captures_fill_the_answer(void **state)
     const errata_match *m = errata_result_match(res, 0);
     assert_string_equal(errata_match_capture(m, "module"), "torch");
     assert_null(errata_match_capture(m, "nothing"));
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "pip install torch"));
     assert_non_null(strstr(text, "reinstall torch"));
     assert_null(strstr(text, "{module}"));
     free(text);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "pip install torch"));
     assert_non_null(strstr(json, "\"module\":\"torch\""));
     /* The answer's record is the record with exactly its dead ends and workarounds filled in
@@ -275,7 +276,7 @@ static void the_more_specific_pattern_ranks_first(void **state)
     assert_string_equal(top_id(res), "net/refused-db");
     assert_true(errata_match_score(errata_result_match(res, 0)) >
                 errata_match_score(errata_result_match(res, 1)));
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "start the database on port 5432"));
     free(text);
     errata_result_free(res);
@@ -287,10 +288,10 @@ static void no_match_is_not_an_error(void **state)
     const char *msg = "everything is fine, build succeeded";
     errata_result *res = lookup(f, msg, strlen(msg));
     assert_int_equal(errata_result_count(res), 0);
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "No known error matched"));
     free(text);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"matched\":false"));
     free(json);
     errata_result_free(res);
@@ -315,7 +316,7 @@ static void invalid_utf8_and_nul_bytes_are_repaired(void **state)
     errata_result *res = lookup(f, bytes, sizeof bytes - 1);
     assert_string_equal(top_id(res), SEED_ID);
     assert_int_equal(errata_match_line(errata_result_match(res, 0)), 2);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     json_error_t e;
     json_t *j = json_loads(json, 0, &e); /* the output is valid UTF-8 JSON */
     assert_non_null(j);
@@ -355,7 +356,7 @@ static void hostile_pattern_gives_up_and_says_so(void **state)
     strcat(msg, "! b");
     errata_result *res = lookup(f, msg, strlen(msg));
     assert_int_equal(errata_result_count(res), 0);
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     assert_non_null(strstr(text, "test/hostile"));
     assert_non_null(strstr(text, "match limit"));
     free(text);
@@ -371,12 +372,12 @@ static void no_pattern_match_falls_back_to_marked_guesses(void **state)
     const errata_match *m = errata_result_match(res, 0);
     assert_true(errata_match_is_fuzzy(m));
     assert_string_equal(top_id(res), SEED_ID);
-    char *text = errata_result_to_text(res, NULL);
+    char *text = errata_result_render(res, ERRATA_FORMAT_TEXT, NULL);
     /* Guesses are said to be guesses, and not headed by "nothing matched". */
     assert_null(strstr(text, "No known error matched"));
     assert_non_null(strstr(text, "Guesses: no record's pattern matched"));
     free(text);
-    char *json = errata_result_to_json(res, NULL);
+    char *json = errata_result_render(res, ERRATA_FORMAT_JSON, NULL);
     assert_non_null(strstr(json, "\"match\":\"fuzzy\""));
     assert_non_null(strstr(json, "\"matched\":false"));
     free(json);
@@ -421,6 +422,34 @@ static void non_ascii_text_matches_in_every_scan_mode(void **state)
     assert_string_equal(top_id(res), "test/bytes-unbounded");
     errata_result_free(res);
 }
+/* One format enum for every renderer: each function takes the formats it writes and refuses
+ * the rest plainly, never by writing another format. */
+static void each_renderer_refuses_a_format_it_does_not_write(void **state)
+{
+    kb_fixture *f = *state;
+    const char *msg = "zh items check: numpy failed";
+    errata_result *res = lookup(f, msg, strlen(msg));
+    assert_null(errata_result_render(res, ERRATA_FORMAT_SARIF, NULL));
+    assert_null(errata_record_render(errata_match_record(errata_result_match(res, 0)),
+                                     ERRATA_FORMAT_SARIF, NULL));
+    const errata_format writes[] = {ERRATA_FORMAT_TEXT, ERRATA_FORMAT_JSON, ERRATA_FORMAT_MARKDOWN,
+                                    ERRATA_FORMAT_HTML};
+    for (size_t i = 0; i < sizeof writes / sizeof *writes; i++) {
+        char *s = errata_result_render(res, writes[i], NULL);
+        assert_non_null(s);
+        assert_true(strlen(s) > 0);
+        free(s);
+    }
+    errata_result_free(res);
+    char *out = NULL;
+    errata_error err;
+    assert_int_equal(errata_stats(f->db, ERRATA_FORMAT_TEXT, NULL, &out, &err), ERRATA_ERR_ARG);
+    assert_null(out);
+    assert_int_equal(errata_domains(f->db, ERRATA_FORMAT_SARIF, NULL, &out, &err), ERRATA_ERR_ARG);
+    assert_int_equal(errata_stats(f->db, ERRATA_FORMAT_JSON, NULL, &out, &err), ERRATA_OK);
+    assert_non_null(strstr(out, "records"));
+    free(out);
+}
 
 int main(void)
 {
@@ -440,6 +469,7 @@ int main(void)
         cmocka_unit_test(hostile_pattern_gives_up_and_says_so),
         cmocka_unit_test(no_pattern_match_falls_back_to_marked_guesses),
         cmocka_unit_test(non_ascii_text_matches_in_every_scan_mode),
+        cmocka_unit_test(each_renderer_refuses_a_format_it_does_not_write),
     };
     return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

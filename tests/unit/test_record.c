@@ -28,7 +28,7 @@ static void html_links_only_http_urls(void **state)
     errata_diags *d = diags_new();
     record *r = parse(text, d);
     assert_non_null(r);
-    char *html = errata_record_to_html(r, NULL);
+    char *html = errata_record_render(r, ERRATA_FORMAT_HTML, NULL);
     assert_null(strstr(html, "href=\"javascript:"));
     assert_non_null(strstr(html, "javascript:alert(1)")); /* shown as text */
     assert_non_null(strstr(html, "href=\"https://ok.example/doc\""));

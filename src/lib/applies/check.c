@@ -147,12 +147,14 @@ static char *render_sarif(const exposure *v, size_t n)
     return out;
 }
 
-errata_code errata_check(errata_db *db, const errata_env *env, errata_check_format fmt,
+errata_code errata_check(errata_db *db, const errata_env *env, errata_format fmt,
                          char **out, size_t *count, errata_error *err)
 {
     *out = NULL;
     if (!db || !env)
         return set_error(err, ERRATA_ERR_ARG, "check needs an index and an environment");
+    if (fmt == ERRATA_FORMAT_HTML || (unsigned)fmt > ERRATA_FORMAT_SARIF)
+        return set_error(err, ERRATA_ERR_ARG, "check writes text, JSON, Markdown or SARIF");
     exposure *v = calloc(db->n ? db->n : 1, sizeof *v);
     if (!v)
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory");
@@ -179,10 +181,10 @@ errata_code errata_check(errata_db *db, const errata_env *env, errata_check_form
     if (rc == ERRATA_OK) {
         if (n > 1)
             qsort(v, n, sizeof *v, cmp_exposure);
-        *out = fmt == ERRATA_CHECK_JSON    ? render_json(v, n, &env->e)
-               : fmt == ERRATA_CHECK_SARIF ? render_sarif(v, n)
+        *out = fmt == ERRATA_FORMAT_JSON    ? render_json(v, n, &env->e)
+               : fmt == ERRATA_FORMAT_SARIF ? render_sarif(v, n)
                                            : render_text(v, n, &env->e,
-                                                         fmt == ERRATA_CHECK_MARKDOWN);
+                                                         fmt == ERRATA_FORMAT_MARKDOWN);
         if (!*out)
             rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
         if (count)

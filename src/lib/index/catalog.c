@@ -360,6 +360,8 @@ static errata_code run(errata_db *db, query q, const char *arg, int depth, errat
     *out = NULL;
     if (!db)
         return set_error(err, ERRATA_ERR_ARG, "no database given");
+    if (fmt != ERRATA_FORMAT_JSON && fmt != ERRATA_FORMAT_MARKDOWN && fmt != ERRATA_FORMAT_HTML)
+        return set_error(err, ERRATA_ERR_ARG, "the catalog is written as JSON, Markdown or HTML");
     json_t *j = NULL;
     errata_code rc = q == Q_DOMAINS  ? domains_json(db, &j, err)
                      : q == Q_DOMAIN ? domain_json(db, arg ? arg : "", &j, err)

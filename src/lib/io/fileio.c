@@ -58,7 +58,7 @@ errata_code read_stream(void *stream, size_t max, char **out, size_t *len, errat
     return ERRATA_OK;
 }
 
-errata_code errata_read_all(void *stream, size_t max, char **out, size_t *len, errata_error *err)
+errata_code errata_read_all(FILE *stream, size_t max, char **out, size_t *len, errata_error *err)
 {
     return read_stream(stream, max, out, len, err);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
 #include "html.h"
 #include "lookup.h"
 #include "placeholder.h"
@@ -227,7 +228,7 @@ static void init_page(page *w, strbuf *sb, const errata_render_options *opts)
     w->m = NULL;
 }
 
-char *errata_record_to_html(const errata_record *r, const errata_render_options *opts)
+char *render_record_html(const errata_record *r, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);
@@ -237,7 +238,7 @@ char *errata_record_to_html(const errata_record *r, const errata_render_options 
     return sb_finish(&sb);
 }
 
-char *errata_result_to_html(const errata_result *res, const errata_render_options *opts)
+char *render_result_html(const errata_result *res, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);

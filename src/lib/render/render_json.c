@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
 #include "lookup.h"
 #include "placeholder.h"
 #include "strbuf.h"
@@ -220,7 +221,7 @@ static void match_json(strbuf *sb, const errata_match *m, size_t rank)
     sb_putc(sb, '}');
 }
 
-char *errata_result_to_json(const errata_result *res, const errata_render_options *opts)
+char *render_result_json(const errata_result *res, const errata_render_options *opts)
 {
     (void)opts;
     strbuf sb;
@@ -245,7 +246,7 @@ char *errata_result_to_json(const errata_result *res, const errata_render_option
     return sb_finish(&sb);
 }
 
-char *errata_record_to_json(const errata_record *r)
+char *render_record_json(const errata_record *r)
 {
     json_t *j = record_to_json(r);
     char *out = j ? json_dumps(j, JSON_INDENT(2)) : NULL;

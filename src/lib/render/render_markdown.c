@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
 #include "lookup.h"
 #include "placeholder.h"
 #include "render_labels.h"
@@ -147,7 +148,7 @@ static void record_md(md *w, const record *r)
     }
 }
 
-char *errata_record_to_markdown(const errata_record *r, const errata_render_options *opts)
+char *render_record_markdown(const errata_record *r, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);
@@ -157,7 +158,7 @@ char *errata_record_to_markdown(const errata_record *r, const errata_render_opti
     return sb_finish(&sb);
 }
 
-char *errata_result_to_markdown(const errata_result *res, const errata_render_options *opts)
+char *render_result_markdown(const errata_result *res, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render.h"
 #include "lookup.h"
 #include "placeholder.h"
 #include "render_labels.h"
@@ -218,7 +219,7 @@ static void explain(printer *p, const errata_match *m)
               s->fix_success_rate, RANK_W_FIX_RATE);
 }
 
-char *errata_result_to_text(const errata_result *res, const errata_render_options *opts)
+char *render_result_text(const errata_result *res, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);
@@ -261,7 +262,7 @@ char *errata_result_to_text(const errata_result *res, const errata_render_option
     return sb_finish(&sb);
 }
 
-char *errata_record_to_text(const errata_record *r, const errata_render_options *opts)
+char *render_record_text(const errata_record *r, const errata_render_options *opts)
 {
     strbuf sb;
     sb_init(&sb);
