@@ -2,7 +2,7 @@
  * accuracy.c — how often Errata names the right record, on a labelled corpus in the format of
  * ../shared/eval/README.md.
  *
- *   accuracy INDEX CORPUS_DIR [--verbose]
+ *   accuracy INDEX CORPUS_DIR [--verbose] [--floor P]
  *
  * A case is answered correctly at rank k when the k-th record is about the case's error and
  * from its tool family: its signature, its regex or the text its pattern matched in the input
@@ -17,7 +17,8 @@
  * on a benign log (a clearly marked guess is not, as the corpus README defines it). Prints coverage (a match returned where one was expected), P@1, MRR and
  * the false-positive rate on benign logs, overall, by variant and by domain. The baseline in the
  * same run is "first match in record order": the same regex hits, unranked, which shows what
- * ranking adds.
+ * ranking adds. With --floor P it exits 1 when the overall P@1 is below P or a benign log got a
+ * pattern match: the test suite holds tests/corpus to its measured accuracy this way.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -151,10 +152,23 @@ static int cmp_name(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: accuracy INDEX CORPUS_DIR [--verbose]\n");
+        fprintf(stderr, "usage: accuracy INDEX CORPUS_DIR [--verbose] [--floor P]\n");
         return 2;
     }
-    bool verbose = argc > 3 && strcmp(argv[3], "--verbose") == 0;
+    bool verbose = false;
+    double floor_p1 = -1;
+    for (int i = 3; i < argc; i++) {
+        char *end = NULL;
+        if (strcmp(argv[i], "--verbose") == 0)
+            verbose = true;
+        else if (strcmp(argv[i], "--floor") == 0 && i + 1 < argc &&
+                 (floor_p1 = strtod(argv[++i], &end), end && !*end && floor_p1 >= 0 && floor_p1 <= 1))
+            ;
+        else {
+            fprintf(stderr, "accuracy: unknown or bad argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
     errata_db *db;
     errata_error err;
     if (errata_open(argv[1], &db, &err) != ERRATA_OK) {
@@ -267,5 +281,14 @@ int main(int argc, char **argv)
     free(variants);
     free(domains);
     errata_close(db);
+    if (floor_p1 >= 0) {
+        double p1 = all.expected ? (double)all.p1 / (double)all.expected : 0;
+        if (p1 < floor_p1 || all.fp > 0) {
+            printf("FAIL: P@1 %.3f against a floor of %.3f, %zu false positive(s)\n", p1, floor_p1,
+                   all.fp);
+            return 1;
+        }
+        printf("OK: P@1 %.3f holds the floor of %.3f, no false positive\n", p1, floor_p1);
+    }
     return 0;
 }

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "mcp.h"
-#include "server.h"
+#include "daemon.h"
 
 static const char SERVE_HELP[] =
     "Usage: errata serve [OPTIONS]\n\n"

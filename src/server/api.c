@@ -9,10 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server.h"
+#include "handlers.h"
+#include "limits.h"
+#include "params.h"
 
 #define API "/api/v1/"
-#define MAX_LIMIT 50
 
 static bool is(const http_request *req, const char *method) { return strcmp(req->method, method) == 0; }
 
@@ -47,18 +48,7 @@ static long parse_limit(const char *s)
         return 0;
     char *end;
     long v = strtol(s, &end, 10);
-    return *end || v < 1 || v > MAX_LIMIT ? -1 : v;
-}
-
-static bool parse_lang(const char *s, errata_lang *lang)
-{
-    if (!s || strcmp(s, "en") == 0)
-        *lang = ERRATA_LANG_EN;
-    else if (strcmp(s, "zh") == 0)
-        *lang = ERRATA_LANG_ZH;
-    else
-        return false;
-    return true;
+    return *end || v < 1 || v > SERVER_MAX_LIMIT ? -1 : v;
 }
 
 /* Looks text up and renders the answer as JSON into *out. */
@@ -117,13 +107,13 @@ static json_t *json_body(const http_request *req, http_response *res)
 static bool json_options(json_t *j, size_t *limit, errata_lang *lang, http_response *res)
 {
     json_t *l = json_object_get(j, "limit");
-    if (l && (!json_is_integer(l) || json_integer_value(l) < 1 || json_integer_value(l) > MAX_LIMIT)) {
-        http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", MAX_LIMIT);
+    if (l && (!json_is_integer(l) || json_integer_value(l) < 1 || json_integer_value(l) > SERVER_MAX_LIMIT)) {
+        http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", SERVER_MAX_LIMIT);
         return false;
     }
     *limit = l ? (size_t)json_integer_value(l) : 0;
     json_t *g = json_object_get(j, "lang");
-    if ((g && !json_is_string(g)) || !parse_lang(g ? json_string_value(g) : NULL, lang)) {
+    if ((g && !json_is_string(g)) || !server_parse_lang(g ? json_string_value(g) : NULL, lang)) {
         http_error(res, 400, "bad_request", "lang must be \"en\" or \"zh\"");
         return false;
     }
@@ -140,8 +130,8 @@ static void lookup_get(errata_db *db, const http_request *req, http_response *re
     if (!errata_utf8_valid(q, strlen(q)))
         return http_error(res, 400, "invalid_utf8", "q is not valid UTF-8");
     if (limit < 0)
-        return http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", MAX_LIMIT);
-    if (!parse_lang(http_arg(req, "lang"), &lang))
+        return http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", SERVER_MAX_LIMIT);
+    if (!server_parse_lang(http_arg(req, "lang"), &lang))
         return http_error(res, 400, "bad_request", "lang must be en or zh");
     lookup_answer(db, q, strlen(q), (size_t)limit, lang, res);
 }
@@ -251,7 +241,7 @@ static void search(errata_db *db, const http_request *req, http_response *res)
     if (!errata_utf8_valid(q, strlen(q)))
         return http_error(res, 400, "invalid_utf8", "q is not valid UTF-8");
     if (limit < 0)
-        return http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", MAX_LIMIT);
+        return http_error(res, 400, "bad_request", "limit must be a whole number from 1 to %d", SERVER_MAX_LIMIT);
     errata_result *r = NULL;
     errata_error err = {0};
     if (errata_search(db, q, strlen(q), (size_t)limit, &r, &err) != ERRATA_OK)

@@ -12,5 +12,7 @@ extern const unsigned char asset_app_js[];
 extern const size_t asset_app_js_len;
 extern const unsigned char asset_openapi_json[];
 extern const size_t asset_openapi_json_len;
+extern const unsigned char asset_mcp_tools_json[];
+extern const size_t asset_mcp_tools_json_len;
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server.h"
+#include "handlers.h"
 
 errata_env *env_from_request(const json_t *req, char *why, size_t why_size, bool *bad_shape)
 {

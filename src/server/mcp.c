@@ -1,7 +1,8 @@
 /*
- * mcp.c — the Model Context Protocol server: JSON-RPC 2.0 as the MCP specification defines it,
- * over stdio (`errata mcp`) and over Streamable HTTP (POST /mcp on `errata serve`). Both
- * transports hand each message to mcp_handle(), so they answer identically.
+ * mcp.c — the Model Context Protocol server's core: JSON-RPC 2.0 as the MCP specification
+ * defines it, and the tools. Its two transports, stdio (`errata mcp`, mcp_stdio.c) and
+ * Streamable HTTP (POST /mcp on `errata serve`, mcp_http.c), hand each message to mcp_handle(),
+ * so they answer identically.
  *
  * Each tool returns Markdown for the agent to read (what to avoid, what to try) as `content`
  * and the same answer as JSON in `structuredContent`, both rendered by liberrata.
@@ -14,7 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
+#include <pthread.h>
+
+#include "assets.h"
+#include "handlers.h"
+#include "limits.h"
+#include "params.h"
 
 #define LATEST_PROTOCOL "2025-06-18"
 
@@ -23,57 +29,35 @@ enum { PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601
 
 /* ------------------------------------------------------------------ tool definitions */
 
-static const char TOOLS_JSON[] =
-    "["
-    "{\"name\":\"lookup_error\",\"title\":\"Look up an error\",\"description\":\"Find the known "
-    "failure in error text (one line, a stack trace or a whole CI log): its root cause, what NOT to "
-    "try (dead ends with fail rates), what to try (workarounds with success rates and commands), "
-    "versions and docs. Paste the text exactly as printed.\",\"inputSchema\":{\"type\":\"object\","
-    "\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The error "
-    "output, as printed.\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":20,"
-    "\"description\":\"At most this many matches (default 5).\"},\"lang\":{\"type\":\"string\","
-    "\"enum\":[\"en\",\"zh\"]}},\"required\":[\"text\"],\"additionalProperties\":false}},"
-    "{\"name\":\"batch_lookup\",\"title\":\"Look up several errors\",\"description\":\"Look up "
-    "up to 50 error texts at once; the answers come in the same order.\",\"inputSchema\":{"
-    "\"type\":\"object\",\"properties\":{\"texts\":{\"type\":\"array\",\"items\":{\"type\":"
-    "\"string\",\"minLength\":1},\"minItems\":1,\"maxItems\":50},\"limit\":{\"type\":\"integer\","
-    "\"minimum\":1,\"maximum\":20}},\"required\":[\"texts\"],\"additionalProperties\":false}},"
-    "{\"name\":\"get_error_detail\",\"title\":\"Show a record\",\"description\":\"The whole "
-    "record of a known failure by its id (domain/slug), e.g. from a lookup.\",\"inputSchema\":{"
-    "\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"minLength\":1},\"lang\":{"
-    "\"type\":\"string\",\"enum\":[\"en\",\"zh\"]}},\"required\":[\"id\"],"
-    "\"additionalProperties\":false}},"
-    "{\"name\":\"search_errors\",\"title\":\"Search the records\",\"description\":\"Full-text "
-    "search over signatures, root causes and workarounds (English or Chinese words).\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\","
-    "\"minLength\":1},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50}},"
-    "\"required\":[\"query\"],\"additionalProperties\":false}},"
-    "{\"name\":\"list_error_domains\",\"title\":\"List domains\",\"description\":\"The tool "
-    "families the knowledge base covers, with their record counts.\",\"inputSchema\":{\"type\":"
-    "\"object\",\"properties\":{},\"additionalProperties\":false}},"
-    "{\"name\":\"list_errors_by_domain\",\"title\":\"List a domain's records\",\"description\":"
-    "\"The records of one domain (e.g. python, git, c-cpp).\",\"inputSchema\":{\"type\":"
-    "\"object\",\"properties\":{\"domain\":{\"type\":\"string\",\"minLength\":1}},\"required\":["
-    "\"domain\"],\"additionalProperties\":false}},"
-    "{\"name\":\"get_domain_stats\",\"title\":\"Knowledge-base statistics\",\"description\":"
-    "\"Records per domain and per verification tier, graph edges, and the index's build.\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}},"
-    "{\"name\":\"get_error_chain\",\"title\":\"Error chain\",\"description\":\"The errors that "
-    "usually lead to, follow or are confused with a record, up to depth steps away.\","
-    "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\","
-    "\"minLength\":1},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},"
-    "\"required\":[\"id\"],\"additionalProperties\":false}},"
-    "{\"name\":\"check_environment\",\"title\":\"Check an environment\",\"description\":"
-    "\"The known errors the installed versions are exposed to, before they happen: give lock "
-    "files or pip freeze output (name and content) and/or package versions.\",\"inputSchema\":{"
-    "\"type\":\"object\",\"properties\":{\"files\":{\"type\":\"array\",\"items\":{\"type\":"
-    "\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The file "
-    "name, which tells its format: requirements.txt, package-lock.json, poetry.lock, …\"},"
-    "\"content\":{\"type\":\"string\"}},\"required\":[\"name\",\"content\"]}},"
-    "\"packages\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"},"
-    "\"description\":\"Package or tool versions, e.g. {\\\"torch\\\": \\\"2.3.0\\\", "
-    "\\\"node\\\": \\\"20.11.1\\\"}\"}},\"additionalProperties\":false}}"
-    "]";
+/* The tools' names, descriptions and argument schemas are data (assets/mcp-tools.json, compiled
+ * in): tools/list serves them as they are, and the argument bounds and defaults the tools
+ * enforce are read from the same schemas, so what an agent is told and what it gets agree. The
+ * parsed list is built once and only read afterwards. */
+static json_t *tool_defs;
+static pthread_once_t tool_defs_once = PTHREAD_ONCE_INIT;
+
+static void load_tool_defs(void)
+{
+    tool_defs = json_loadb((const char *)asset_mcp_tools_json, asset_mcp_tools_json_len, 0, NULL);
+}
+
+static const json_t *tools(void)
+{
+    pthread_once(&tool_defs_once, load_tool_defs);
+    return tool_defs;
+}
+
+static const json_t *tool_schema(const char *name)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tools(), i, t)
+    {
+        if (strcmp(json_string_value(json_object_get(t, "name")), name) == 0)
+            return json_object_get(json_object_get(t, "inputSchema"), "properties");
+    }
+    return NULL;
+}
 
 /* ------------------------------------------------------------------ JSON-RPC replies */
 
@@ -115,7 +99,8 @@ static json_t *tool_failure(const char *message)
 
 typedef struct {
     const json_t *args;
-    char problem[256]; /* set when an argument is invalid: -32602 */
+    const json_t *schema; /* the tool's inputSchema properties (assets/mcp-tools.json) */
+    char problem[256];    /* set when an argument is invalid: -32602 */
 } arguments;
 
 static const char *arg_string(arguments *a, const char *name, bool required)
@@ -134,8 +119,13 @@ static const char *arg_string(arguments *a, const char *name, bool required)
     return json_string_value(v);
 }
 
-static long arg_int(arguments *a, const char *name, long min, long max, long fallback)
+/* An integer argument within its schema's minimum and maximum, or the schema's default. */
+static long arg_int(arguments *a, const char *name)
 {
+    const json_t *prop = json_object_get(a->schema, name);
+    long min = (long)json_integer_value(json_object_get(prop, "minimum"));
+    long max = (long)json_integer_value(json_object_get(prop, "maximum"));
+    long fallback = (long)json_integer_value(json_object_get(prop, "default"));
     const json_t *v = json_object_get(a->args, name);
     if (!v)
         return fallback;
@@ -150,12 +140,10 @@ static long arg_int(arguments *a, const char *name, long min, long max, long fal
 
 static errata_lang arg_lang(arguments *a)
 {
-    const char *l = arg_string(a, "lang", false);
-    if (l && strcmp(l, "zh") == 0)
-        return ERRATA_LANG_ZH;
-    if (l && strcmp(l, "en") != 0 && !a->problem[0])
+    errata_lang lang = ERRATA_LANG_EN;
+    if (!server_parse_lang(arg_string(a, "lang", false), &lang) && !a->problem[0])
         snprintf(a->problem, sizeof a->problem, "argument 'lang' must be \"en\" or \"zh\"");
-    return ERRATA_LANG_EN;
+    return lang;
 }
 
 /* ------------------------------------------------------------------ tools */
@@ -181,7 +169,7 @@ static json_t *tool_lookup(errata_db *db, arguments *a)
     if (json_is_string(t) && json_string_length(t) == 0)
         return tool_failure("the text is empty: give the error output to look up");
     const char *text = arg_string(a, "text", true);
-    long limit = arg_int(a, "limit", 1, 20, 5);
+    long limit = arg_int(a, "limit");
     errata_lang lang = arg_lang(a);
     if (a->problem[0])
         return NULL;
@@ -195,9 +183,13 @@ static json_t *tool_lookup(errata_db *db, arguments *a)
 static json_t *tool_batch(errata_db *db, arguments *a)
 {
     const json_t *texts = json_object_get(a->args, "texts");
-    long limit = arg_int(a, "limit", 1, 20, 3);
-    if (!json_is_array(texts) || json_array_size(texts) < 1 || json_array_size(texts) > 50) {
-        snprintf(a->problem, sizeof a->problem, "argument 'texts' must be an array of 1 to 50 strings");
+    long limit = arg_int(a, "limit");
+    const json_t *bounds = json_object_get(a->schema, "texts");
+    size_t lo = (size_t)json_integer_value(json_object_get(bounds, "minItems"));
+    size_t hi = (size_t)json_integer_value(json_object_get(bounds, "maxItems"));
+    if (!json_is_array(texts) || json_array_size(texts) < lo || json_array_size(texts) > hi) {
+        snprintf(a->problem, sizeof a->problem, "argument 'texts' must be an array of %zu to %zu strings",
+                 lo, hi);
         return NULL;
     }
     for (size_t i = 0; i < json_array_size(texts); i++)
@@ -251,7 +243,7 @@ static json_t *tool_detail(errata_db *db, arguments *a)
 static json_t *tool_search(errata_db *db, arguments *a)
 {
     const char *q = arg_string(a, "query", true);
-    long limit = arg_int(a, "limit", 1, 50, 10);
+    long limit = arg_int(a, "limit");
     if (a->problem[0])
         return NULL;
     errata_result *res = NULL;
@@ -268,7 +260,7 @@ static json_t *tool_search(errata_db *db, arguments *a)
 typedef errata_code (*catalog_fn)(errata_db *, errata_format, const errata_render_options *,
                                   char **, errata_error *);
 
-static json_t *tool_catalog(errata_db *db, catalog_fn fn)
+static json_t *catalog_answer(errata_db *db, catalog_fn fn)
 {
     char *md = NULL, *js = NULL;
     errata_error err = {0};
@@ -298,7 +290,7 @@ static json_t *tool_domain(errata_db *db, arguments *a)
 static json_t *tool_chain(errata_db *db, arguments *a)
 {
     const char *id = arg_string(a, "id", true);
-    long depth = arg_int(a, "depth", 1, 5, 2);
+    long depth = arg_int(a, "depth");
     if (a->problem[0])
         return NULL;
     char *md = NULL, *js = NULL;
@@ -337,6 +329,32 @@ static json_t *tool_check(errata_db *db, arguments *a)
     return r;
 }
 
+static json_t *tool_domains(errata_db *db, arguments *a)
+{
+    (void)a;
+    return catalog_answer(db, errata_domains);
+}
+
+static json_t *tool_stats(errata_db *db, arguments *a)
+{
+    (void)a;
+    return catalog_answer(db, errata_stats);
+}
+
+/* Each tool of assets/mcp-tools.json and the function that runs it. */
+typedef struct {
+    const char *name;
+    json_t *(*run)(errata_db *db, arguments *a);
+} tool;
+
+static const tool TOOLS[] = {
+    {"lookup_error", tool_lookup},         {"batch_lookup", tool_batch},
+    {"get_error_detail", tool_detail},     {"search_errors", tool_search},
+    {"list_error_domains", tool_domains},  {"list_errors_by_domain", tool_domain},
+    {"get_domain_stats", tool_stats},      {"get_error_chain", tool_chain},
+    {"check_environment", tool_check},
+};
+
 static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
 {
     const char *name = json_string_value(json_object_get(params, "name"));
@@ -345,30 +363,15 @@ static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
         return rpc_error(id, INVALID_PARAMS, "tools/call needs params.name");
     if (args && !json_is_object(args))
         return rpc_error(id, INVALID_PARAMS, "params.arguments must be an object");
+    const tool *t = NULL;
+    for (size_t i = 0; i < sizeof TOOLS / sizeof *TOOLS && !t; i++)
+        if (strcmp(TOOLS[i].name, name) == 0)
+            t = &TOOLS[i];
+    const json_t *schema = t ? tool_schema(name) : NULL;
+    bool known = t && schema;
     json_t *empty = json_object();
-    arguments a = {args ? args : empty, ""};
-    json_t *result = NULL;
-    bool known = true;
-    if (strcmp(name, "lookup_error") == 0)
-        result = tool_lookup(db, &a);
-    else if (strcmp(name, "batch_lookup") == 0)
-        result = tool_batch(db, &a);
-    else if (strcmp(name, "get_error_detail") == 0)
-        result = tool_detail(db, &a);
-    else if (strcmp(name, "search_errors") == 0)
-        result = tool_search(db, &a);
-    else if (strcmp(name, "list_error_domains") == 0)
-        result = tool_catalog(db, errata_domains);
-    else if (strcmp(name, "list_errors_by_domain") == 0)
-        result = tool_domain(db, &a);
-    else if (strcmp(name, "get_domain_stats") == 0)
-        result = tool_catalog(db, errata_stats);
-    else if (strcmp(name, "get_error_chain") == 0)
-        result = tool_chain(db, &a);
-    else if (strcmp(name, "check_environment") == 0)
-        result = tool_check(db, &a);
-    else
-        known = false;
+    arguments a = {args ? args : empty, schema, ""};
+    json_t *result = known ? t->run(db, &a) : NULL;
     json_decref(empty);
     if (!known) {
         char msg[300];
@@ -435,8 +438,7 @@ static json_t *handle_one(errata_db *db, json_t *msg)
         return r;
     }
     if (strcmp(method, "tools/list") == 0) {
-        json_t *tools = json_loads(TOOLS_JSON, 0, NULL);
-        json_t *result = json_pack("{s:o}", "tools", tools);
+        json_t *result = json_pack("{s:o}", "tools", json_deep_copy(tools()));
         json_t *r = reply(id, result);
         json_decref(result);
         return r;
@@ -495,50 +497,4 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
         json_decref(e);
     }
     return out;
-}
-
-int mcp_stdio(errata_db *db, FILE *in, FILE *out)
-{
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, in)) > 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        if (n == 0)
-            continue;
-        char *answer = mcp_handle(db, line, (size_t)n);
-        if (answer) {
-            fputs(answer, out);
-            fputc('\n', out);
-            fflush(out);
-            free(answer);
-        }
-    }
-    free(line);
-    return 0;
-}
-
-/* ------------------------------------------------------------------ Streamable HTTP */
-
-int mcp_route(errata_db *db, const http_request *req, http_response *res)
-{
-    if (strcmp(req->path, "/mcp") != 0)
-        return 0;
-    if (strcmp(req->method, "POST") != 0) {
-        http_error(res, 405, "method_not_allowed",
-                   "this server offers no server-initiated stream: POST JSON-RPC messages");
-        res->allow = "POST";
-        return 1;
-    }
-    if (!errata_utf8_valid(req->body, req->body_len)) {
-        http_error(res, 400, "invalid_utf8", "the body is not valid UTF-8");
-        return 1;
-    }
-    char *answer = mcp_handle(db, req->body, req->body_len);
-    if (answer)
-        http_set(res, 200, "application/json", answer);
-    else
-        http_set(res, 202, NULL, NULL);
-    return 1;
 }

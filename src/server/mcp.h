@@ -1,5 +1,6 @@
 /*
- * mcp.h — the MCP server's protocol core, shared by the stdio and HTTP transports.
+ * mcp.h — the MCP server's protocol core (mcp.c), and the stdio transport (mcp_stdio.c); the
+ * Streamable HTTP transport is a route handler (handlers.h, mcp_http.c).
  */
 #ifndef ERRATA_MCP_H
 #define ERRATA_MCP_H

@@ -10,7 +10,7 @@
 
 #include "assets.h"
 #include "html.h"
-#include "server.h"
+#include "handlers.h"
 #include "strbuf.h"
 
 static const errata_render_options LINKS = {.link_prefix = "/records/",

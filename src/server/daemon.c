@@ -1,7 +1,7 @@
 /*
- * http.c — the HTTP layer of `errata serve` on libmicrohttpd: a pool of worker threads, the
- * request body read under a size limit, routing to the API, MCP and web handlers, and a clean
- * stop on SIGTERM.
+ * daemon.c — the HTTP layer of `errata serve` on libmicrohttpd: a pool of worker threads, the
+ * request body read under a size limit, handed to the route table (routes.c), and a clean stop
+ * on SIGTERM.
  *
  * libmicrohttpd calls the access handler several times per request: once when the headers have
  * arrived, once per chunk of body, and a last time with no data, when the response is queued.
@@ -20,7 +20,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "server.h"
+#include "daemon.h"
+#include "limits.h"
+#include "routes.h"
 
 typedef struct {
     errata_db *db;
@@ -33,37 +35,6 @@ typedef struct {
     size_t len, cap;
     int too_large; /* the body passed max_body; the rest is discarded */
 } request_state;
-
-const char *http_arg(const http_request *req, const char *name)
-{
-    return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
-const char *http_header(const http_request *req, const char *name)
-{
-    return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
-}
-
-void http_set(http_response *res, unsigned status, const char *content_type, char *body)
-{
-    free(res->body);
-    res->status = status;
-    res->content_type = content_type;
-    res->body = body;
-    res->len = body ? strlen(body) : 0;
-}
-
-void http_error(http_response *res, unsigned status, const char *code, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    json_t *j = json_pack("{s:{s:s, s:s}}", "error", "code", code, "message", msg);
-    http_set(res, status, "application/json", j ? json_dumps(j, JSON_INDENT(2)) : NULL);
-    json_decref(j);
-}
 
 static enum MHD_Result send_response(struct MHD_Connection *conn, http_response *res)
 {
@@ -85,79 +56,6 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, http_response 
     enum MHD_Result ok = MHD_queue_response(conn, res->status, r);
     MHD_destroy_response(r);
     return ok;
-}
-
-static bool same_name(const char *a, size_t n, const char *b)
-{
-    return strlen(b) == n && strncasecmp(a, b, n) == 0;
-}
-
-bool http_names_this_server(const server_config *cfg, const char *value, bool is_origin)
-{
-    const char *name = value;
-    if (is_origin) {
-        if (strncmp(name, "http://", 7) == 0)
-            name += 7;
-        else if (strncmp(name, "https://", 8) == 0)
-            name += 8;
-        else
-            return false; /* "null", file:, or anything else a page may send */
-    }
-    /* NAME is a bracketed IPv6 address or runs to the first ':'; then only :DIGITS may follow,
-     * so "localhost:1@evil.example" or "localhost.evil.example" name another server. */
-    size_t n = name[0] == '[' ? strcspn(name, "]") + 1 : strcspn(name, ":");
-    if (name[0] == '[' && name[n - 1] != ']')
-        return false;
-    const char *rest = name + n;
-    if (*rest == ':') {
-        rest++;
-        if (!*rest)
-            return false;
-        while (*rest >= '0' && *rest <= '9')
-            rest++;
-    }
-    if (*rest)
-        return false;
-    static const char *const loopback[] = {"127.0.0.1", "localhost", "[::1]"};
-    for (size_t i = 0; i < sizeof loopback / sizeof *loopback; i++)
-        if (same_name(name, n, loopback[i]))
-            return true;
-    if (same_name(name, n, cfg->host))
-        return true;
-    for (size_t i = 0; i < cfg->n_allow_hosts; i++)
-        if (strcmp(cfg->allow_hosts[i], "*") == 0 || same_name(name, n, cfg->allow_hosts[i]))
-            return true;
-    return false;
-}
-
-/* DNS rebinding: a page on another site can point its own name at 127.0.0.1 and read a local
- * server through the user's browser. Its requests then carry that name in Host (and the page's
- * in Origin), so every route answers only requests that name this server. */
-static bool request_names_this_server(const server_ctx *ctx, const http_request *req,
-                                      http_response *res)
-{
-    const char *host = http_header(req, "Host"), *origin = http_header(req, "Origin");
-    if (host && !http_names_this_server(ctx->cfg, host, false)) {
-        http_error(res, 421, "misdirected_request",
-                   "this server does not answer for host %s (start it with --allow-host to "
-                   "allow a name)", host);
-        return false;
-    }
-    if (origin && !http_names_this_server(ctx->cfg, origin, true)) {
-        http_error(res, 403, "forbidden", "origin %s may not use this server", origin);
-        return false;
-    }
-    return true;
-}
-
-static void route(server_ctx *ctx, const http_request *req, http_response *res)
-{
-    if (!request_names_this_server(ctx, req, res))
-        return;
-    if (api_route(ctx->db, req, res) || mcp_route(ctx->db, req, res) ||
-        web_route(ctx->db, req, res))
-        return;
-    http_error(res, 404, "not_found", "no such path: %s", req->path);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -212,7 +110,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                         MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
                                                     MHD_HTTP_HEADER_CONTENT_TYPE),
                         conn};
-    route(ctx, &req, &res);
+    routes_dispatch(ctx->db, ctx->cfg, &req, &res);
     if (!res.status)
         http_error(&res, 500, "internal", "the request was not answered");
     return send_response(conn, &res);
@@ -285,7 +183,8 @@ int server_run(errata_db *db, const server_config *cfg)
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL,
         on_request, &ctx, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)32 * 1024, MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 1024u,
+        SERVER_CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT, SERVER_IDLE_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_LIMIT, SERVER_MAX_CONNECTIONS,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
         unescape_without_nul, NULL, MHD_OPTION_END);
     if (!d) {
