@@ -84,4 +84,8 @@ void cli_print_diags(FILE *out, const errata_diags *d, bool json, bool errors_on
 /* Writes s and a newline unless s already ends with one; frees s. */
 void cli_emit(char *s);
 
+/* The arguments joined by single spaces (malloc'd, *len its length), or NULL when out of
+ * memory: lookup's text and search's query are read this one way. */
+char *cli_join_args(int argc, char **argv, size_t *len);
+
 #endif

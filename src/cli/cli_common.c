@@ -174,3 +174,23 @@ void cli_emit(char *s)
         fputc('\n', stdout);
     free(s);
 }
+
+char *cli_join_args(int argc, char **argv, size_t *len)
+{
+    size_t n = 0;
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    char *s = malloc(n + 1), *p = s;
+    if (!s)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        size_t l = strlen(argv[i]);
+        memcpy(p, argv[i], l);
+        p += l;
+        if (i + 1 < argc)
+            *p++ = ' ';
+    }
+    *p = '\0';
+    *len = (size_t)(p - s);
+    return s;
+}

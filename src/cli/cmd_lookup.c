@@ -28,26 +28,6 @@ static const char HELP[] =
     "When no pattern matches, records the text's words point to may be listed as guesses.\n\n"
     "Exit status: 0 a record's pattern matched, 1 none did (guesses or not), 2 error.\n";
 
-static char *join_args(int argc, char **argv, size_t *len)
-{
-    size_t n = 0;
-    for (int i = 0; i < argc; i++)
-        n += strlen(argv[i]) + 1;
-    char *s = malloc(n + 1), *p = s;
-    if (!s)
-        return NULL;
-    for (int i = 0; i < argc; i++) {
-        size_t l = strlen(argv[i]);
-        memcpy(p, argv[i], l);
-        p += l;
-        if (i + 1 < argc)
-            *p++ = ' ';
-    }
-    *p = '\0';
-    *len = (size_t)(p - s);
-    return s;
-}
-
 int cmd_lookup(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
@@ -95,7 +75,7 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
                             &len, &err) != ERRATA_OK)
             text = NULL;
     } else {
-        text = join_args(rest, argv + optind, &len);
+        text = cli_join_args(rest, argv + optind, &len);
         if (!text)
             snprintf(err.message, sizeof err.message, "out of memory");
     }

@@ -44,16 +44,10 @@ int cmd_search(int argc, char **argv, cli_common *common)
         return EXIT_TROUBLE;
     }
     size_t len = 0;
-    for (int i = optind; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    char *q = calloc(1, len + 1);
+    char *q = cli_join_args(argc - optind, argv + optind, &len);
     if (!q) {
         cli_error("out of memory");
         return EXIT_TROUBLE;
-    }
-    for (int i = optind; i < argc; i++) {
-        strcat(q, argv[i]);
-        strcat(q, " ");
     }
     errata_db *db = cli_open_db(common);
     if (!db) {
@@ -62,7 +56,7 @@ int cmd_search(int argc, char **argv, cli_common *common)
     }
     errata_result *res = NULL;
     errata_error err = {0};
-    if (errata_search(db, q, strlen(q), limit, &res, &err) != ERRATA_OK) {
+    if (errata_search(db, q, len, limit, &res, &err) != ERRATA_OK) {
         status = cli_report(&err);
     } else if (common->json) {
         errata_render_options ro = {.lang = common->lang};
