@@ -3,6 +3,7 @@
  */
 #include "strbuf.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ void sb_append(strbuf *sb, const char *s, size_t n)
         memcpy(sb->buf + sb->len, s, n);
     sb->len += n;
     sb->buf[sb->len] = '\0';
+    assert(sb->len < sb->cap); /* strbuf.h: always room for the terminating NUL */
 }
 
 void sb_puts(strbuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }

@@ -7,6 +7,7 @@
  */
 #include "db.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +318,7 @@ const char *errata_db_meta(const errata_db *db, const char *key)
 
 const record *db_record(errata_db *db, size_t i, errata_error *err)
 {
+    assert(i < db->n); /* callers index entries they were given by the scan or a count */
     pthread_mutex_lock(&db->lock);
     db_entry *e = &db->entries[i];
     if (!e->rec) {

@@ -9,6 +9,7 @@
  * few records Hyperscan reports plus the rare patterns Hyperscan cannot take at all.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <assert.h>
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -426,6 +427,9 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
     }
     while (res->n > max_results)
         match_clear(&res->m[--res->n]);
+    /* Every match names its record and, for a pattern match, the text it matched. */
+    for (size_t i = 0; i < res->n; i++)
+        assert(res->m[i].rec && (res->m[i].fuzzy || res->m[i].text));
     *out = res;
     return ERRATA_OK;
 }

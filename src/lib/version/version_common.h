@@ -14,6 +14,7 @@
 #ifndef ERRATA_VERSION_COMMON_H
 #define ERRATA_VERSION_COMMON_H
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -166,8 +167,11 @@ static inline span num_trim(span d)
     return d;
 }
 
+/* Compares two digit strings by value; both must be digits only (the parsers take them so). */
 static inline int num_cmp(span a, span b)
 {
+    assert(all_digits(a) || !a.n);
+    assert(all_digits(b) || !b.n);
     a = num_trim(a), b = num_trim(b);
     if (a.n != b.n)
         return a.n < b.n ? -1 : 1;
