@@ -6,21 +6,11 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cli_help.h"
 
 #ifndef ERRATA_DEFAULT_KB
 #define ERRATA_DEFAULT_KB "/usr/local/share/errata/kb"
 #endif
-
-static const char HELP[] =
-    "Usage: errata build [OPTIONS] [KB_DIR...]\n\n"
-    "Validates the records under KB_DIR (default: the bundled knowledge base) and compiles them\n"
-    "into one index file. Nothing is written when a record has an error. The build is skipped\n"
-    "when the index already holds exactly this knowledge base.\n\n"
-    "Options:\n"
-    "  -o, --output FILE  the index to write (default: --db, $ERRATA_DB, or the built-in path)\n"
-    "  --force            rebuild even when nothing changed\n"
-    "  --json             print the report as JSON\n\n"
-    "Exit status: 0 built or up to date, 1 invalid records, 2 could not run.\n";
 
 int cmd_build(int argc, char **argv, cli_common *common)
 {
@@ -32,7 +22,7 @@ int cmd_build(int argc, char **argv, cli_common *common)
     const char *out = NULL;
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "ho:", longopts, common, NULL, HELP, &status)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "ho:", longopts, common, NULL, CLI_HELP_build, &status)) != -1) {
         if (opt == 'o')
             out = optarg;
         else if (opt == 'f')

@@ -6,22 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-static const char HELP[] =
-    "Usage: errata check [OPTIONS]\n\n"
-    "Lists every record whose version constraints the environment satisfies: errors to expect\n"
-    "before they happen, most trusted first (docs/environments.md).\n\n"
-    "Options:\n"
-    "  --env FILE        read installed versions from FILE (repeatable): pip freeze or\n"
-    "                    pip list --format=json output, requirements*.txt, poetry.lock, uv.lock,\n"
-    "                    package-lock.json, yarn.lock, pnpm-lock.yaml, Cargo.lock, go.mod,\n"
-    "                    os-release\n"
-    "  --env-set N=V     a package or tool version (repeatable), e.g. --env-set torch=2.3.0\n"
-    "  --env-auto        read the lock files here and ask python3, node, gcc, … for versions\n"
-    "  --json            the list as JSON\n"
-    "  --sarif           SARIF 2.1.0, for CI code scanning\n"
-    "  --db FILE         the index\n\n"
-    "Exit status: 0 something applies, 1 nothing does, 2 error.\n";
+#include "cli_help.h"
 
 int cmd_check(int argc, char **argv, cli_common *common)
 {
@@ -32,7 +17,7 @@ int cmd_check(int argc, char **argv, cli_common *common)
     bool sarif = false;
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, HELP, &status)) != -1)
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, CLI_HELP_check, &status)) != -1)
         if (opt == 's')
             sarif = true;
     if (status >= 0)

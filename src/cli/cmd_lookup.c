@@ -8,25 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-static const char HELP[] =
-    "Usage: errata lookup [OPTIONS] [TEXT... | -]\n\n"
-    "Finds the known failure in error text: one line, a stack trace or a whole log. The text is\n"
-    "the arguments joined by spaces, or stdin when there is none or it is '-'.\n\n"
-    "Options:\n"
-    "  --json           print the answer as JSON (docs/json-output.md)\n"
-    "  --lang en|zh     language of the record texts (zh: Chinese where the record has it)\n"
-    "  --explain        show how each match was scored\n"
-    "  --limit N        at most N matches (default 5)\n"
-    "  --max-input N    refuse input over N bytes (default 64 MiB)\n"
-    "  --env FILE       your installed versions (pip freeze, lock files, …; repeatable): each\n"
-    "                   match says whether it applies to them (see errata check --help)\n"
-    "  --env-set N=V    one package or tool version (repeatable)\n"
-    "  --env-auto       read lock files here and ask the tools on PATH for their versions\n"
-    "  --color WHEN     auto (default: on a terminal, unless NO_COLOR is set), always, never\n"
-    "  --db FILE        the index (default: $ERRATA_DB, else the built-in path)\n\n"
-    "When no pattern matches, records the text's words point to may be listed as guesses.\n\n"
-    "Exit status: 0 a record's pattern matched, 1 none did (guesses or not), 2 error.\n";
+#include "cli_help.h"
 
 int cmd_lookup(int argc, char **argv, cli_common *common)
 {
@@ -40,7 +22,7 @@ int cmd_lookup(int argc, char **argv, cli_common *common)
     bool explain = false;
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, HELP, &status)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, &envopts, CLI_HELP_lookup, &status)) != -1) {
         char *end;
         switch (opt) {
         case 'e':

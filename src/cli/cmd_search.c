@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-
-static const char HELP[] =
-    "Usage: errata search [OPTIONS] WORDS...\n\n"
-    "Searches the records' signatures, aliases, root causes, workarounds and Chinese texts\n"
-    "(BM25 ranking; Chinese by character pairs) and lists the best ones.\n\n"
-    "Options:\n"
-    "  --json           the results as JSON (as lookup's, every match \"fuzzy\")\n"
-    "  --limit N        at most N results (default 10)\n"
-    "  --lang en|zh     language of the signatures shown\n"
-    "  --db FILE        the index\n\n"
-    "Exit status: 0 something found, 1 nothing, 2 error.\n";
+#include "cli_help.h"
 
 int cmd_search(int argc, char **argv, cli_common *common)
 {
@@ -26,7 +16,7 @@ int cmd_search(int argc, char **argv, cli_common *common)
     size_t limit = 10;
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, HELP, &status)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, CLI_HELP_search, &status)) != -1) {
         if (opt == 'n') {
             char *end;
             unsigned long v = strtoul(optarg, &end, 10);

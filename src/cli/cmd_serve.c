@@ -7,32 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_help.h"
 #include "mcp.h"
 #include "daemon.h"
-
-static const char SERVE_HELP[] =
-    "Usage: errata serve [OPTIONS]\n\n"
-    "Serves the JSON API (/api/v1/…), MCP over Streamable HTTP (/mcp) and the web pages (/)\n"
-    "from one process, until SIGTERM or SIGINT (docs/http-api.md).\n\n"
-    "Options:\n"
-    "  --listen HOST:PORT  address to bind (default 127.0.0.1:8080; port 0 picks a free one)\n"
-    "  --threads N         worker threads (default: one per CPU)\n"
-    "  --max-body BYTES    largest request body (default 1048576)\n"
-    "  --allow-host NAME   also answer requests whose Host or Origin names NAME (repeatable;\n"
-    "                      '*' for any). By default only the loopback names and the --listen\n"
-    "                      host are answered, so a web page cannot reach the server through\n"
-    "                      a name it points at this machine (DNS rebinding)\n"
-    "  --db FILE           the index\n\n"
-    "Prints 'errata: serving on http://HOST:PORT' on stderr when ready.\n"
-    "Exit status: 0 stopped cleanly, 2 could not start.\n";
-
-static const char MCP_HELP[] =
-    "Usage: errata mcp [--db FILE]\n\n"
-    "Speaks the Model Context Protocol over stdio: JSON-RPC 2.0, one message per line\n"
-    "(docs/http-api.md, \"MCP\"). Tools: lookup_error, batch_lookup, get_error_detail,\n"
-    "search_errors, list_error_domains, list_errors_by_domain, get_domain_stats,\n"
-    "get_error_chain, check_environment.\n\n"
-    "Exit status: 0 when stdin ends, 2 when the index cannot be opened.\n";
 
 static bool parse_listen(const char *arg, server_config *cfg, char *host, size_t host_size)
 {
@@ -63,7 +40,7 @@ int cmd_serve(int argc, char **argv, cli_common *common)
     server_config cfg = {"127.0.0.1", 8080, 0, 1024 * 1024, allow, 0};
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, SERVE_HELP, &status)) !=
+    while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, CLI_HELP_serve, &status)) !=
            -1) {
         char *end;
         unsigned long long v;
@@ -117,7 +94,7 @@ int cmd_mcp(int argc, char **argv, cli_common *common)
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int status = -1;
     optind = 1;
-    while (cli_getopt(argc, argv, "h", longopts, common, NULL, MCP_HELP, &status) != -1)
+    while (cli_getopt(argc, argv, "h", longopts, common, NULL, CLI_HELP_mcp, &status) != -1)
         ;
     if (status >= 0)
         return status;

@@ -4,23 +4,14 @@
 #include <getopt.h>
 
 #include "cli.h"
-
-static const char HELP[] =
-    "Usage: errata show [OPTIONS] ID\n\n"
-    "Shows the record with this id (or alias).\n\n"
-    "Options:\n"
-    "  --json           print the record in the record format\n"
-    "  --lang en|zh     language of the record texts\n"
-    "  --color WHEN     auto, always, never\n"
-    "  --db FILE        the index\n\n"
-    "Exit status: 0 shown, 1 no such record, 2 error.\n";
+#include "cli_help.h"
 
 int cmd_show(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int status = -1;
     optind = 1;
-    while (cli_getopt(argc, argv, "h", longopts, common, NULL, HELP, &status) != -1)
+    while (cli_getopt(argc, argv, "h", longopts, common, NULL, CLI_HELP_show, &status) != -1)
         ;
     if (status >= 0)
         return status;

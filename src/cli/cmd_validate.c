@@ -5,20 +5,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-
-static const char HELP[] =
-    "Usage: errata validate [OPTIONS] PATH...\n\n"
-    "Checks record files, and directories of them (searched for *.json), against the record\n"
-    "format (docs/format.md): JSON syntax as file:line:col, fields by path\n"
-    "(dead_ends[0].fail_rate), regexes, examples, translations and links between records.\n\n"
-    "Options:\n"
-    "  --json           print the findings as JSON\n"
-    "  --quiet          print nothing; the exit status tells\n"
-    "  --errors-only    leave out warnings\n"
-    "  --cross          also look up every record's examples.match against all the records:\n"
-    "                   each must find its own record first; other records that match are\n"
-    "                   listed (an example whose record is not first makes the run fail)\n\n"
-    "Exit status: 0 valid (perhaps with warnings), 1 invalid or outranked, 2 could not run.\n";
+#include "cli_help.h"
 
 /* Prints the examples that another record also matches, and the summary. */
 static int report_cross(const char *const *paths, size_t n, bool json, bool quiet)
@@ -76,7 +63,7 @@ int cmd_validate(int argc, char **argv, cli_common *common)
     bool quiet = false, errors_only = false, cross = false;
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, NULL, HELP, &status)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, NULL, CLI_HELP_validate, &status)) != -1) {
         if (opt == 'q')
             quiet = true;
         else if (opt == 'E')

@@ -7,28 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_help.h"
 
 #ifndef ERRATA_DEFAULT_KB
 #define ERRATA_DEFAULT_KB "/usr/local/share/errata/kb"
 #endif
-
-static const char HELP[] =
-    "Usage: errata verify [OPTIONS] [ID...]\n\n"
-    "Runs each record's reproduce command (all records, the IDs given, or one --domain) and\n"
-    "checks that the real tool's output is answered by that record, first. Each command runs\n"
-    "as `sh -c` in an empty scratch directory with a cleared environment (PATH of the system's\n"
-    "tools, C.UTF-8), no network where the kernel allows a namespace, and a timeout. A record\n"
-    "whose tools are not installed is skipped and says which (scripts/install-verify-tools).\n\n"
-    "Options:\n"
-    "  --kb DIR          the knowledge base (default: the bundled one); repeatable\n"
-    "  --domain D        only the records of domain D\n"
-    "  --timeout S       seconds a command may run (default 30)\n"
-    "  --update          write what was found into the record files: verified records become\n"
-    "                    'reproduced' with last_confirmed today; 'reproduced' ones that fail\n"
-    "                    become 'ai_generated'\n"
-    "  --quiet           print only failures and the summary\n"
-    "  --json            print the report as JSON\n\n"
-    "Exit status: 0 nothing failed, 1 a record failed, 2 could not run.\n";
 
 typedef struct {
     bool quiet, json;
@@ -89,7 +72,7 @@ int cmd_verify(int argc, char **argv, cli_common *common)
     printer p = {0};
     int opt, status = -1;
     optind = 1;
-    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, NULL, HELP, &status)) != -1) {
+    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, NULL, CLI_HELP_verify, &status)) != -1) {
         if (opt == 'K' && n_dirs < sizeof dirs / sizeof *dirs) {
             dirs[n_dirs++] = optarg;
         } else if (opt == 'K') {
