@@ -74,6 +74,14 @@ static void record_link(page *w, const char *id)
     }
 }
 
+/* <p class="CLS">LABEL: TEXT</p>, TEXT filled in and escaped. */
+static void labelled(page *w, const char *cls, const char *label, const char *text)
+{
+    sb_printf(w->sb, "<p class=\"%s\">%s: ", cls, label);
+    esc_filled(w, text);
+    sb_puts(w->sb, "</p>");
+}
+
 static void dead_ends(page *w, const record *r)
 {
     if (!r->n_dead_ends)
@@ -90,15 +98,10 @@ static void dead_ends(page *w, const record *r)
         esc_filled(w, zh ? zh : why_is_main ? d->why_fails : d->action);
         sb_puts(w->sb, "</span>");
         if (!zh && !why_is_main && d->why_fails[0]) {
-            sb_printf(w->sb, "<p class=\"why\">%s: ", w->L->why);
-            esc_filled(w, d->why_fails);
-            sb_puts(w->sb, "</p>");
+            labelled(w, "why", w->L->why, d->why_fails);
         }
-        if (d->condition[0]) {
-            sb_printf(w->sb, "<p class=\"when\">%s: ", w->L->when);
-            esc_filled(w, d->condition);
-            sb_puts(w->sb, "</p>");
-        }
+        if (d->condition[0])
+            labelled(w, "when", w->L->when, d->condition);
         sources(w, &d->sources);
         sb_puts(w->sb, "</li>");
     }
@@ -126,11 +129,8 @@ static void workarounds(page *w, const record *r)
             esc_filled(w, wk->how);
             sb_puts(w->sb, "</code></pre>");
         }
-        if (wk->condition[0]) {
-            sb_printf(w->sb, "<p class=\"when\">%s: ", w->L->when);
-            esc_filled(w, wk->condition);
-            sb_puts(w->sb, "</p>");
-        }
+        if (wk->condition[0])
+            labelled(w, "when", w->L->when, wk->condition);
         sources(w, &wk->sources);
         sb_puts(w->sb, "</li>");
     }
