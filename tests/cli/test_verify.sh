@@ -37,17 +37,18 @@ has "$T/out" "verified demo/sees-a-clean-sandbox" \
     "the command runs in an empty scratch directory that is HOME, with the fixed PATH, C.UTF-8 and no inherited variables"
 if [ "$(id -u)" -eq 0 ] || unshare -rn true 2>/dev/null; then
     has "$T/out" "verified demo/has-no-network" "the command sees no network interface but lo"
+    has "$T/out" "verified demo/reaches-its-loopback" "its loopback is up: 127.0.0.1 refuses, it is not unreachable"
 else
     has "$T/out" "network not isolated" "without namespaces the report says the network was not isolated"
 fi
-has "$T/out" "3 verified, 2 failed, 1 skipped (of 6 records)" "the summary counts every record"
+has "$T/out" "4 verified, 2 failed, 1 skipped (of 7 records)" "the summary counts every record"
 if pgrep -fx "sleep 47" >/dev/null; then not_ok "the timed-out command's process group was killed"; else ok "the timed-out command's process group was killed"; fi
 run 0 "one record by id" -- "$ERRATA" verify --kb "$T/kb" demo/prints-its-error
 has "$T/out" "1 verified, 0 failed, 0 skipped (of 1 records)" "only the record named"
 run 2 "an unknown id is an error" -- "$ERRATA" verify --kb "$T/kb" demo/no-such-record
 has "$T/err" "no record 'demo/no-such-record'" "and names it"
 run 1 "--domain and --json" -- "$ERRATA" verify --json --kb "$T/kb" --domain demo --timeout 1
-if jq -e '.verified == 3 and .failed == 2 and .skipped == 1 and (.records | length) == 6 and
+if jq -e '.verified == 4 and .failed == 2 and .skipped == 1 and (.records | length) == 7 and
           ([.records[] | select(.id == "demo/prints-its-error")][0].output | test("widget 42 exploded"))' \
     "$T/out" >/dev/null; then ok "the JSON report"; else not_ok "the JSON report"; fi
 scratch=$(jq -r '.records[] | select(.id == "demo/sees-a-clean-sandbox") | .output' "$T/out" | sed -n 's/.*home=\([^ ]*\).*/\1/p')

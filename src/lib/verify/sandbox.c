@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -58,6 +61,25 @@ static void remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH
 
 /* In the child: everything up to exec. Reports on status_fd: 'N' network isolated or 'n' not,
  * then, only if exec fails, 'E' and its errno. Never returns. */
+/* A new network namespace has only a loopback interface, and it is down: recipes that start a
+ * server on 127.0.0.1 and connect to it would see "Network is unreachable", which no user
+ * sees. Brought up here, before the privileges are dropped; the namespace still reaches
+ * nothing outside. */
+static void loopback_up(void)
+{
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return;
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    memcpy(ifr.ifr_name, "lo", 3);
+    if (ioctl(s, SIOCGIFFLAGS, &ifr) == 0) {
+        ifr.ifr_flags |= IFF_UP;
+        (void)ioctl(s, SIOCSIFFLAGS, &ifr);
+    }
+    close(s);
+}
+
 static void child(const char *command, const char *dir, const sandbox_limits *lim, int out_fd,
                   int status_fd)
 {
@@ -69,8 +91,10 @@ static void child(const char *command, const char *dir, const sandbox_limits *li
     dup2(out_fd, 2);
     char isolated = 'n';
     if (lim->isolate_network &&
-        (unshare(CLONE_NEWNET) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0))
+        (unshare(CLONE_NEWNET) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0)) {
         isolated = 'N';
+        loopback_up();
+    }
     /* As root, the command runs as nobody: a reproduce recipe must not be able to change the
      * machine (install packages, write /etc), and the namespace is made before dropping. */
     if (geteuid() == 0 &&
