@@ -85,6 +85,8 @@ static void regex_rules(void **state)
                  "begins with");
     expect_warning("regex", "\"RuntimeError: torch\\\\.compile is broken\"", "regex",
                    "own signature");
+    expect_error("regex", "\"RuntimeError: torch\\\\.compile [\\\\s\\\\S]{0,400}? adapters\"",
+                 "regex", "'{0,400}' at offset 35");
     /* Placeholders in the signature stand for values: N for a number, X for a name. */
     char *text = seed_with("signature", "\"connect to X port N failed: Connection refused\"");
     char *both = NULL;
@@ -239,6 +241,26 @@ static void literal_counting(void **state)
                      pattern_min_literals(cases[i].re), cases[i].n);
 }
 
+/* Counted repeats above PATTERN_MAX_COUNTED_REPEAT are refused; braces that are literal, in a
+ * class, escaped or unbounded above are not repeats that Hyperscan unrolls. */
+static void counted_repeat_cost(void **state)
+{
+    (void)state;
+    struct {
+        const char *re;
+        bool cheap;
+    } cases[] = {
+        {"a[^\\n]{1,64}b", true},     {"a[^\\n]{1,65}b", false}, {"a.{200}b", false},
+        {"a.{,100}b", false},          {"a.{100,}b", true},       {"a\\{0,400}b", true},
+        {"a[{0,400}]b", true},         {"a[]{0,400}]b", true},    {"a{b,400}c", true},
+        {"(?:x\\n){0,8}?y{3}", true}, {"a[\\]]{0,99}", false},
+    };
+    char why[300];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (pattern_is_cheap_to_compile(cases[i].re, why, sizeof why) != cases[i].cheap)
+            fail_msg("'%s': expected %s", cases[i].re, cases[i].cheap ? "cheap" : "refused");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +272,7 @@ int main(void)
         cmocka_unit_test(duplicate_ids_and_resolved_links),
         cmocka_unit_test(missing_path_is_an_error_of_the_call),
         cmocka_unit_test(literal_counting),
+        cmocka_unit_test(counted_repeat_cost),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,6 +330,64 @@ bool pattern_is_specific(const char *regex, char *why, size_t why_size)
     return true;
 }
 
+/* The upper bound of the counted repeat at p ("{m,n}", "{n}", "{,n}"), or 0 when p does not
+ * start one; "{m,}" is unbounded and costs nothing to unroll. *len is the repeat's length. */
+static unsigned long counted_repeat_bound(const char *p, size_t *len)
+{
+    const char *q = p + 1;
+    unsigned long lo = 0, hi = 0;
+    bool has_lo = false, has_hi = false;
+    for (; *q >= '0' && *q <= '9'; q++, has_lo = true)
+        lo = lo < 100000 ? lo * 10 + (unsigned long)(*q - '0') : lo;
+    if (*q == '}') {
+        *len = (size_t)(q - p) + 1;
+        return has_lo ? lo : 0;
+    }
+    if (*q++ != ',')
+        return 0;
+    for (; *q >= '0' && *q <= '9'; q++, has_hi = true)
+        hi = hi < 100000 ? hi * 10 + (unsigned long)(*q - '0') : hi;
+    if (*q != '}' || (!has_lo && !has_hi))
+        return 0;
+    *len = (size_t)(q - p) + 1;
+    return hi;
+}
+
+bool pattern_is_cheap_to_compile(const char *regex, char *why, size_t why_size)
+{
+    bool in_class = false;
+    for (const char *p = regex; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            continue;
+        }
+        if (in_class) {
+            in_class = *p != ']';
+            continue;
+        }
+        if (*p == '[') {
+            in_class = true;
+            if (p[1] == '^')
+                p++;
+            if (p[1] == ']')
+                p++; /* a literal ] first in the class */
+            continue;
+        }
+        size_t len = 0;
+        unsigned long bound = *p == '{' ? counted_repeat_bound(p, &len) : 0;
+        if (bound > PATTERN_MAX_COUNTED_REPEAT) {
+            snprintf(why, why_size,
+                     "the counted repeat '%.*s' at offset %zu allows more than %d repetitions, "
+                     "which makes the knowledge base slow to compile (Hyperscan unrolls it): "
+                     "repeat without a bound within a line ('[^\\n]*?') or count lines "
+                     "('(?:[^\\n]*\\n){0,8}?')",
+                     (int)len, p, (size_t)(p - regex), PATTERN_MAX_COUNTED_REPEAT);
+            return false;
+        }
+    }
+    return true;
+}
+
 int pattern_search(const pcre2_code *re, const char *s, size_t n, pcre2_match_data *md,
                    pcre2_match_context *mctx)
 {

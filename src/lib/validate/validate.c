@@ -135,6 +135,8 @@ static void check_regex(const record *r, const char *file, errata_diags *d)
     }
     if (!pattern_is_specific(r->regex, why, sizeof why))
         diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "regex", "%s", why);
+    if (!pattern_is_cheap_to_compile(r->regex, why, sizeof why))
+        diags_add(d, ERRATA_SEV_ERROR, file, 0, 0, "regex", "%s", why);
     if (!matches_signature(re, r->signature))
         diags_add(d, ERRATA_SEV_WARNING, file, 0, 0, "regex",
                   "does not match the record's own signature (even with N, X, … as sample "
