@@ -46,6 +46,12 @@ static bool starts_with_command(const char *how)
             continue;
         }
         size_t word = strcspn(line, " \t\n;|&");
+        /* "df = pd.read_csv(…)" is Python: a shell assignment has no space before its "=". */
+        const char *after = line + word;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (after > line + word && *after == '=' && after[1] != '=')
+            return false;
         for (size_t i = 0; COMMANDS[i]; i++)
             if (strlen(COMMANDS[i]) == word && strncmp(line, COMMANDS[i], word) == 0)
                 return true;
