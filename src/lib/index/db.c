@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "checksum.h"
 #include "error.h"
 #include "index_schema.h"
 
@@ -104,7 +105,8 @@ static errata_code read_records(errata_db *db, errata_error *err)
     if (!db->entries || !db->pcre_only)
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory opening %s", db->path);
     if (sqlite3_prepare_v2(db->sql,
-                           "SELECT rid, id, regex, engine, literals, json FROM records ORDER BY rid",
+                           "SELECT rid, id, regex, engine, literals, json, scan_sum, json_sum FROM records "
+                           "ORDER BY rid",
                            -1, &st, NULL) != SQLITE_OK)
         return corrupt(err, db, "reading records");
     int rc;
@@ -118,12 +120,22 @@ static errata_code read_records(errata_db *db, errata_error *err)
         e->id = dup_col(st, 1);
         e->regex = dup_col(st, 2);
         e->json = dup_col(st, 5);
-        e->engine = (engine_kind)sqlite3_column_int(st, 3);
+        int engine = sqlite3_column_int(st, 3);
+        e->engine = (engine_kind)engine;
         e->literals = (unsigned)sqlite3_column_int(st, 4);
+        e->json_sum = (uint64_t)sqlite3_column_int64(st, 7);
         db->n++;
         if (!e->id || !e->regex || !e->json) {
             sqlite3_finalize(st);
             return set_error(err, ERRATA_ERR_NOMEM, "out of memory opening %s", db->path);
+        }
+        if (engine < ENGINE_HS || engine > ENGINE_PCRE_ONLY ||
+            checksum_scan_fields(e->id, e->regex, e->engine, e->literals) !=
+                (uint64_t)sqlite3_column_int64(st, 6)) {
+            sqlite3_finalize(st);
+            return set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (record row %zu "
+                             "fails its checksum); rebuild it with errata build",
+                             db->path, db->n);
         }
         if (e->engine == ENGINE_PCRE_ONLY)
             db->pcre_only[db->n_pcre_only++] = db->n - 1;
@@ -321,15 +333,21 @@ const record *db_record(errata_db *db, size_t i, errata_error *err)
     assert(i < db->n); /* callers index entries they were given by the scan or a count */
     pthread_mutex_lock(&db->lock);
     db_entry *e = &db->entries[i];
-    if (!e->rec) {
-        parse_ctx ctx = {NULL, db->path, 0};
-        e->rec = record_parse_text(e->json, strlen(e->json), &ctx);
+    if (!e->rec && !e->json_damaged) {
+        size_t len = strlen(e->json);
+        if (checksum_bytes(e->json, len) != e->json_sum)
+            e->json_damaged = true;
+        else {
+            parse_ctx ctx = {NULL, db->path, 0};
+            e->rec = record_parse_text(e->json, len, &ctx);
+        }
     }
     record *r = e->rec;
     pthread_mutex_unlock(&db->lock);
     if (!r)
-        set_error(err, ERRATA_ERR_CORRUPT, "%s: the stored record %s does not parse; rebuild the "
-                  "index with errata build", db->path, e->id);
+        set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (the stored record %s %s); "
+                  "rebuild it with errata build", db->path, e->id,
+                  e->json_damaged ? "fails its checksum" : "does not parse");
     return r;
 }
 

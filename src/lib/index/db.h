@@ -26,6 +26,8 @@ typedef struct {
     unsigned literals;  /* pattern_min_literals(regex) */
     unsigned *alt_literals; /* literals of each top-level alternative; built with re */
     size_t n_alts;
+    uint64_t json_sum;  /* checksum_bytes(json) as the build stored it */
+    bool json_damaged;  /* json failed json_sum: never parsed, every use is an error */
     record *rec;        /* lazily parsed from json; NULL until then */
     pcre2_code *re;     /* lazily compiled (and JIT-compiled) */
     bool re_failed;     /* compiling failed once; do not retry on every lookup */

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checksum.h"
 #include "error.h"
 #include "index_build.h"
 #include "index_schema.h"
@@ -119,11 +120,15 @@ static errata_code insert_record(writer *w, sqlite3_stmt *rec_st, sqlite3_stmt *
     sqlite3_bind_text(rec_st, 5, r->signature, -1, SQLITE_STATIC);
     sqlite3_bind_text(rec_st, 6, r->regex, -1, SQLITE_STATIC);
     sqlite3_bind_int(rec_st, 7, (int)engine);
-    sqlite3_bind_int64(rec_st, 8, (long long)pattern_min_literals(r->regex));
+    unsigned literals = (unsigned)pattern_min_literals(r->regex);
+    sqlite3_bind_int64(rec_st, 8, (long long)literals);
     sqlite3_bind_double(rec_st, 9, r->confidence);
     sqlite3_bind_double(rec_st, 10, r->fix_success_rate);
     sqlite3_bind_text(rec_st, 11, r->verification_tier, -1, SQLITE_STATIC);
     sqlite3_bind_text(rec_st, 12, json, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(rec_st, 13,
+                       (sqlite3_int64)checksum_scan_fields(r->id, r->regex, engine, literals));
+    sqlite3_bind_int64(rec_st, 14, (sqlite3_int64)checksum_bytes(json, strlen(json)));
     if (sqlite3_step(rec_st) != SQLITE_DONE) {
         rc = sql_fail(w, "writing a record");
         goto done;
@@ -190,7 +195,7 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
         rc = set_error(w->err, ERRATA_ERR_NOMEM, "out of memory");
         goto done;
     }
-    if (sqlite3_prepare_v2(w->db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", -1,
+    if (sqlite3_prepare_v2(w->db, "INSERT INTO records VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
                            &rec_st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(w->db,
                            "INSERT INTO records_fts(rowid, signature, aliases, root_cause, "

@@ -13,12 +13,14 @@
 #define INDEX_SCHEMA_SQL                                                                          \
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"                              \
     /* rid - 1 is the record's pattern id in the multi-pattern database; records are stored in  \
-     * id order. engine: 0 exact, 1 prefilter, 2 PCRE2 only (multiscan.h). */                     \
+     * id order. engine: 0 exact, 1 prefilter, 2 PCRE2 only (multiscan.h). scan_sum and        \
+     * json_sum are the row's checksums (checksum.h), stored as the signed form of the uint64. */\
     "CREATE TABLE records("                                                                      \
     "  rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, domain TEXT NOT NULL,"                  \
     "  category TEXT NOT NULL, signature TEXT NOT NULL, regex TEXT NOT NULL,"                    \
     "  engine INTEGER NOT NULL, literals INTEGER NOT NULL, confidence REAL NOT NULL,"            \
-    "  fix_success_rate REAL NOT NULL, verification_tier TEXT NOT NULL, json TEXT NOT NULL);"    \
+    "  fix_success_rate REAL NOT NULL, verification_tier TEXT NOT NULL, json TEXT NOT NULL,"     \
+    "  scan_sum INTEGER NOT NULL, json_sum INTEGER NOT NULL);"                                  \
     "CREATE INDEX records_domain ON records(domain);"                                            \
     "CREATE TABLE aliases(alias TEXT NOT NULL, rid INTEGER NOT NULL REFERENCES records(rid));"   \
     "CREATE TABLE edges(src TEXT NOT NULL, kind TEXT NOT NULL, dst TEXT NOT NULL,"               \
