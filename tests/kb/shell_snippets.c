@@ -52,6 +52,12 @@ static bool starts_with_command(const char *how)
             after++;
         if (after > line + word && *after == '=' && after[1] != '=')
             return false;
+        /* "export function f() {" is JavaScript: the shell's export takes names. */
+        static const char *const JS_AFTER_EXPORT[] = {"function", "default", "const", "class",
+                                                      "let", "var", "async", "{", NULL};
+        for (size_t i = 0; word == 6 && strncmp(line, "export", 6) == 0 && JS_AFTER_EXPORT[i]; i++)
+            if (strncmp(after, JS_AFTER_EXPORT[i], strlen(JS_AFTER_EXPORT[i])) == 0)
+                return false;
         for (size_t i = 0; COMMANDS[i]; i++)
             if (strlen(COMMANDS[i]) == word && strncmp(line, COMMANDS[i], word) == 0)
                 return true;
