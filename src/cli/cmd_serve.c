@@ -3,6 +3,7 @@
  * stdio): both open the index and hand over to src/server.
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +35,14 @@ int cmd_serve(int argc, char **argv, cli_common *common)
                                              {"threads", required_argument, NULL, 't'},
                                              {"max-body", required_argument, NULL, 'b'},
                                              {"allow-host", required_argument, NULL, 'a'},
+                                             {"header-timeout", required_argument, NULL, 'H'},
+                                             {"max-client-connections", required_argument,
+                                              NULL, 'M'},
                                              {NULL, 0, NULL, 0}};
     static char host[256];
     static const char *allow[32];
-    server_config cfg = {"127.0.0.1", 8080, 0, 1024 * 1024, allow, 0};
+    server_config cfg = {.host = "127.0.0.1", .port = 8080, .max_body = 1024 * 1024,
+                         .allow_hosts = allow};
     int opt, status = -1;
     optind = 1;
     while ((opt = cli_getopt(argc, argv, "h", longopts, common, NULL, CLI_HELP_serve, &status)) !=
@@ -61,18 +66,33 @@ int cmd_serve(int argc, char **argv, cli_common *common)
             break;
         case 't':
         case 'b':
+        case 'H':
+        case 'M': {
+            const char *name = opt == 't'   ? "threads"
+                               : opt == 'b' ? "max-body"
+                               : opt == 'H' ? "header-timeout"
+                                            : "max-client-connections";
+            unsigned long long max = opt == 't' ? 256 : opt == 'b' ? SIZE_MAX : 65535;
             v = strtoull(optarg, &end, 10);
-            if (*end || v == 0 || optarg[0] == '-' || (opt == 't' && v > 256)) {
-                cli_error("--%s takes a positive whole number%s, not '%s'",
-                          opt == 't' ? "threads" : "max-body", opt == 't' ? " up to 256" : "",
-                          optarg);
+            if (*end || v == 0 || optarg[0] == '-' || v > max) {
+                if (opt == 'b')
+                    cli_error("--max-body takes a positive whole number of bytes, not '%s'",
+                              optarg);
+                else
+                    cli_error("--%s takes a whole number from 1 to %llu, not '%s'", name, max,
+                              optarg);
                 return EXIT_TROUBLE;
             }
             if (opt == 't')
                 cfg.threads = (unsigned)v;
-            else
+            else if (opt == 'b')
                 cfg.max_body = (size_t)v;
+            else if (opt == 'H')
+                cfg.header_timeout_s = (unsigned)v;
+            else
+                cfg.max_client_connections = (unsigned)v;
             break;
+        }
         }
     }
     if (status >= 0)

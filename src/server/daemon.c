@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "deadline.h"
 #include "limits.h"
 #include "routes.h"
 
@@ -28,6 +29,7 @@ typedef struct {
     errata_db *db;
     size_t max_body;
     const server_config *cfg;
+    deadlines *deadlines;
 } server_ctx;
 
 typedef struct {
@@ -69,6 +71,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (!(st = calloc(1, sizeof *st)))
             return MHD_NO;
         *con_cls = st;
+        deadlines_headers_received(ctx->deadlines, conn);
         /* A declared oversize body is read and discarded, not stored, and answered 413 at the
          * end: answering before reading it and closing makes many clients see a reset
          * instead of the 413. */
@@ -98,6 +101,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_size = 0;
         return MHD_YES;
     }
+    deadlines_request_received(ctx->deadlines, conn);
     http_response res = {0};
     if (st->too_large) {
         http_error(&res, 413, "payload_too_large", "the body is over the limit of %zu bytes",
@@ -119,7 +123,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)conn, (void)toe;
+    (void)toe;
+    server_ctx *ctx = cls;
+    deadlines_request_done(ctx->deadlines, conn);
     request_state *st = *con_cls;
     if (st) {
         free(st->body);
@@ -178,18 +184,27 @@ int server_run(errata_db *db, const server_config *cfg)
 
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = cfg->threads ? cfg->threads : (cpus > 0 ? (unsigned)cpus : 2);
-    server_ctx ctx = {db, cfg->max_body, cfg};
+    server_ctx ctx = {db, cfg->max_body, cfg, NULL};
+    unsigned header_s = cfg->header_timeout_s ? cfg->header_timeout_s : SERVER_HEADER_TIMEOUT_S;
+    unsigned per_client = cfg->max_client_connections ? cfg->max_client_connections
+                                                      : SERVER_MAX_CLIENT_CONNECTIONS;
+    if (!(ctx.deadlines = deadlines_start(header_s, SERVER_BODY_TIMEOUT_S))) {
+        fprintf(stderr, "errata: cannot start the server's watchdog thread\n");
+        return 2;
+    }
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO, 0, NULL, NULL,
         on_request, &ctx, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         SERVER_CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT, SERVER_IDLE_TIMEOUT_S,
-        MHD_OPTION_CONNECTION_LIMIT, SERVER_MAX_CONNECTIONS,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        MHD_OPTION_CONNECTION_LIMIT, SERVER_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        per_client, MHD_OPTION_NOTIFY_CONNECTION, deadlines_on_connection, ctx.deadlines,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, &ctx, MHD_OPTION_UNESCAPE_CALLBACK,
         unescape_without_nul, NULL, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "errata: cannot listen on %s:%u (in use, or not allowed)\n", cfg->host,
                 cfg->port);
+        deadlines_stop(ctx.deadlines);
         return 2;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -199,6 +214,7 @@ int server_run(errata_db *db, const server_config *cfg)
     int sig = 0;
     sigwait(&stop, &sig);
     MHD_stop_daemon(d); /* waits for the requests in flight */
+    deadlines_stop(ctx.deadlines);
     fprintf(stderr, "errata: stopped (%s)\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
     return 0;
 }

@@ -20,6 +20,8 @@ typedef struct {
      * bound address (--allow-host); "*" allows any. */
     const char *const *allow_hosts;
     size_t n_allow_hosts;
+    unsigned header_timeout_s;       /* a request's headers must arrive within this; 0: default */
+    unsigned max_client_connections; /* connections one client address may hold; 0: default */
 } server_config;
 
 /* Serves until SIGTERM or SIGINT. Prints "errata: serving on http://HOST:PORT" on stderr once

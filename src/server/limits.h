@@ -17,5 +17,14 @@
 #define SERVER_CONNECTION_MEMORY ((size_t)32 * 1024)
 #define SERVER_IDLE_TIMEOUT_S 10u
 #define SERVER_MAX_CONNECTIONS 1024u
+/* Connections one client address may hold open at once (--max-client-connections): a single
+ * client cannot take all SERVER_MAX_CONNECTIONS. Behind a reverse proxy every client has the
+ * proxy's address, so raise it there. */
+#define SERVER_MAX_CLIENT_CONNECTIONS 64u
+/* Deadlines that trickling cannot extend (deadline.h): a request's headers must have arrived
+ * this many seconds after the server began waiting for them (--header-timeout), and its body
+ * this many seconds after its headers. */
+#define SERVER_HEADER_TIMEOUT_S 10u
+#define SERVER_BODY_TIMEOUT_S 60u
 
 #endif

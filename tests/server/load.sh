@@ -9,7 +9,10 @@
 # 2. the server must still answer /healthz, stop on SIGTERM with status 0 and, for an ASan
 #    build, report no AddressSanitizer or LeakSanitizer error;
 # 3. a second, pure run of the trace lookup for SECONDS/6 on a fresh server reports requests/s
-#    and the latency distribution (p50, p99).
+#    and the latency distribution (p50, p99);
+# 4. abuse.mjs for 25 s on a fresh server: 1,350 slowloris connections and oversized batches
+#    while a prober checks that /healthz keeps answering (its checks count here); then the
+#    server must still answer and stop cleanly.
 # Ends with the line "N passed, N failed" over its checks; exits non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,6 +22,8 @@ BIN=$(realpath "$BIN")
 DURATION=${2:-60}
 [[ $DURATION =~ ^[0-9]+$ ]] && (( DURATION >= 6 )) || { echo "load.sh: SECONDS must be a whole number >= 6" >&2; exit 2; }
 PURE=$(( DURATION / 6 ))
+# abuse.mjs holds about 1,400 sockets and the server up to 1,024 connections
+ulimit -n 8192 2>/dev/null || true
 THREADS=${WRK_THREADS:-2}
 CONNECTIONS=${WRK_CONNECTIONS:-32}
 
@@ -155,6 +160,26 @@ stop_server
 check "SIGTERM after the pure run: exit status 0 (got $STATUS)" test "$STATUS" -eq 0
 if (( IS_ASAN )); then
     check "no AddressSanitizer/LeakSanitizer report after the pure run" no_sanitizer_report "$SERVE_ERR"
+fi
+
+# --- slowloris and oversized batches ---------------------------------------------------
+start_server abuse
+echo "# abuse: slowloris and oversized batches for 25 s, /healthz probed every 100 ms"
+node abuse.mjs "$URL" 25 >"$T/abuse.out" 2>&1 || true
+sed 's/^/#   /' "$T/abuse.out"
+while read -r line; do
+    case $line in
+        "ok - "*) PASSED=$((PASSED + 1)); echo "$line" ;;
+        "not ok - "*) FAILED=$((FAILED + 1)); echo "$line" ;;
+    esac
+done <"$T/abuse.out"
+check "abuse.mjs ran to its result line" grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$T/abuse.out"
+check "/healthz answers after the abuse" \
+    bash -c 'curl -sS --max-time 10 "$1/healthz" | grep -q "\"status\": *\"ok\""' _ "$URL"
+stop_server
+check "SIGTERM after the abuse: exit status 0 (got $STATUS)" test "$STATUS" -eq 0
+if (( IS_ASAN )); then
+    check "no AddressSanitizer/LeakSanitizer report after the abuse" no_sanitizer_report "$SERVE_ERR"
 fi
 
 echo "# pure trace lookup: $(field requests_per_s "$T/pure.out") requests/s," \

@@ -15,7 +15,7 @@ import http from 'node:http';
 import net from 'node:net';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { HERE, ROOT, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
+import { BIN, HERE, ROOT, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
 
 const DOC_PATH = join(ROOT, 'docs/openapi.json');
 
@@ -667,4 +667,48 @@ test('every documented operation was called', () => {
   // Keeps this file honest when docs/openapi.json grows: each operation must be exercised above.
   const all = Object.entries(doc.paths).flatMap(([tpl, item]) => Object.keys(item).map((m) => `${m} ${tpl}`));
   assert.deepEqual(all.filter((o) => !called.has(o)), []);
+});
+
+// A socket that sends a request line and then a header line every 500 ms, never finishing.
+// Resolves with how long it stayed open (ms) once the server closes it, or Infinity after 10 s.
+function trickleUntilClosed(url) {
+  return new Promise((resolve) => {
+    const { hostname, port } = new URL(url);
+    const opened = Date.now();
+    const sock = net.connect({ host: hostname, port: Number(port) });
+    let n = 0;
+    const drip = setInterval(() => sock.write(`X-Drip-${n++}: 1\r\n`), 500);
+    const give = setTimeout(() => { sock.destroy(); }, 10000);
+    sock.on('connect', () => sock.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}:${port}\r\n`));
+    sock.on('error', () => {});
+    sock.on('close', () => {
+      clearInterval(drip);
+      clearTimeout(give);
+      const ms = Date.now() - opened;
+      resolve(ms >= 10000 ? Infinity : ms);
+    });
+  });
+}
+
+test('--header-timeout and --max-client-connections: trickling cannot keep a connection', async () => {
+  const s = await startServer(db, ['--header-timeout', '2', '--max-client-connections', '3']);
+  try {
+    const lifetimes = (await Promise.all(Array.from({ length: 5 }, () => trickleUntilClosed(s.url)))).sort((a, b) => a - b);
+    // two over the per-client limit are closed at once; the three admitted at their deadline
+    assert.ok(lifetimes[1] < 1500, `connections over the limit were refused at once: ${lifetimes}`);
+    for (const ms of lifetimes.slice(2)) assert.ok(ms >= 1500 && ms < 6000, `closed at the 2 s deadline: ${lifetimes}`);
+    const ok = await fetch(`${s.url}/healthz`);
+    assert.equal(ok.status, 200);
+  } finally {
+    assert.deepEqual(await stopServer(s), { code: 0, signal: null });
+  }
+});
+
+test('--header-timeout and --max-client-connections refuse what is not a count', () => {
+  for (const args of [['--header-timeout', '0'], ['--header-timeout', 'x'], ['--max-client-connections', '-1'],
+    ['--max-client-connections', '70000']]) {
+    const r = spawnSync(BIN, ['serve', '--db', db, ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`${args[0]} takes a whole number from 1 to`));
+  }
 });
