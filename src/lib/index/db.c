@@ -365,10 +365,14 @@ const pcre2_code *db_pattern(errata_db *db, size_t i, errata_error *err)
         for (size_t k = 0; e->alt_literals && k < n; k++)
             e->alt_literals[k] = (unsigned)lits[k];
         e->n_alts = e->alt_literals ? n : 0;
-        if (e->re)
-            pcre2_jit_compile(e->re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
-        else
+        if (!e->re)
             e->re_failed = true;
+#ifndef ERRATA_NO_PCRE2_JIT
+        /* On failure pcre2_match falls back to the interpreter. Built without it
+         * (-Dpcre2_jit=false) for valgrind, which reports JIT code's reads as uninitialised. */
+        if (e->re)
+            pcre2_jit_compile(e->re, PCRE2_JIT_COMPLETE);
+#endif
     }
     const pcre2_code *re = e->re;
     pthread_mutex_unlock(&db->lock);
