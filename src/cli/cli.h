@@ -52,6 +52,9 @@ int cmd_check(int argc, char **argv, cli_common *common);
 int cmd_validate(int argc, char **argv, cli_common *common);
 int cmd_build(int argc, char **argv, cli_common *common);
 int cmd_verify(int argc, char **argv, cli_common *common);
+/* In errata-serve, the serve and mcp commands themselves (cmd_serve and cmd_mcp run them). */
+int cmd_serve_main(int argc, char **argv, cli_common *common);
+int cmd_mcp_main(int argc, char **argv, cli_common *common);
 
 /* The option loop every subcommand runs. Returns the next option the command handles itself,
  * or -1 when the options end. It takes the common options (and the environment options when

@@ -1,6 +1,7 @@
 /*
  * cmd_serve.c — `errata serve` (HTTP API, MCP over HTTP, web pages) and `errata mcp` (MCP over
- * stdio): both open the index and hand over to src/server.
+ * stdio): both open the index and hand over to src/server. Linked into errata-serve only; the
+ * errata command runs that program for them (cmd_server_exec.c).
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ static bool parse_listen(const char *arg, server_config *cfg, char *host, size_t
     return true;
 }
 
-int cmd_serve(int argc, char **argv, cli_common *common)
+int cmd_serve_main(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS,
                                              {"listen", required_argument, NULL, 'l'},
@@ -109,7 +110,7 @@ int cmd_serve(int argc, char **argv, cli_common *common)
     return status;
 }
 
-int cmd_mcp(int argc, char **argv, cli_common *common)
+int cmd_mcp_main(int argc, char **argv, cli_common *common)
 {
     static const struct option longopts[] = {CLI_COMMON_LONGOPTS, {NULL, 0, NULL, 0}};
     int status = -1;

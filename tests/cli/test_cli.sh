@@ -40,6 +40,19 @@ done
 while read -r c; do
     grep -q "^\\.SS \"errata $c[ \"]" "$ROOT/docs/man/errata.1" && ok "man page documents $c" || not_ok "man page documents $c"
 done <"$T/commands"
+# errata loads no HTTP stack: serve and mcp run errata-serve, found next to it.
+ldd "$ERRATA" >"$T/out" 2>"$T/err"
+lacks "$T/out" "libmicrohttpd" "errata does not link libmicrohttpd"
+lacks "$T/out" "libgnutls" "errata does not load gnutls"
+ldd "$(dirname "$ERRATA")/errata-serve" >"$T/out" 2>"$T/err"
+has "$T/out" "libmicrohttpd" "errata-serve links libmicrohttpd"
+for c in serve mcp; do
+    run 0 "$c --help (run by errata-serve)" -- "$ERRATA" "$c" --help
+    has "$T/out" "Usage: errata $c" "$c --help is $c's own"
+done
+mkdir -p "$T/alone" && cp "$ERRATA" "$T/alone/errata"
+run 2 "serve without errata-serve beside it or installed" -- env ERRATA_DB=/nonexistent "$T/alone/errata" serve
+has "$T/err" "serve needs errata-serve" "a missing errata-serve is named"
 run 2 "unknown command" -- "$ERRATA" frobnicate
 has "$T/err" "unknown command 'frobnicate'" "unknown command is named"
 run 2 "unknown option" -- "$ERRATA" lookup --frob x
