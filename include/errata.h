@@ -38,7 +38,7 @@ extern "C" {
 
 /* The format of the index file this library reads and writes. A file of another format is
  * reported as stale and must be rebuilt with errata_build(). */
-#define ERRATA_INDEX_FORMAT 2
+#define ERRATA_INDEX_FORMAT 3
 
 typedef enum {
     ERRATA_OK = 0,

@@ -105,7 +105,7 @@ static errata_code read_records(errata_db *db, errata_error *err)
     if (!db->entries || !db->pcre_only)
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory opening %s", db->path);
     if (sqlite3_prepare_v2(db->sql,
-                           "SELECT rid, id, regex, engine, literals, json, scan_sum, json_sum FROM records "
+                           "SELECT rid, id, regex, engine, literals, scan_sum, json_sum FROM records "
                            "ORDER BY rid",
                            -1, &st, NULL) != SQLITE_OK)
         return corrupt(err, db, "reading records");
@@ -119,19 +119,18 @@ static errata_code read_records(errata_db *db, errata_error *err)
         }
         e->id = dup_col(st, 1);
         e->regex = dup_col(st, 2);
-        e->json = dup_col(st, 5);
         int engine = sqlite3_column_int(st, 3);
         e->engine = (engine_kind)engine;
         e->literals = (unsigned)sqlite3_column_int(st, 4);
-        e->json_sum = (uint64_t)sqlite3_column_int64(st, 7);
+        e->json_sum = (uint64_t)sqlite3_column_int64(st, 6);
         db->n++;
-        if (!e->id || !e->regex || !e->json) {
+        if (!e->id || !e->regex) {
             sqlite3_finalize(st);
             return set_error(err, ERRATA_ERR_NOMEM, "out of memory opening %s", db->path);
         }
         if (engine < ENGINE_HS || engine > ENGINE_PCRE_ONLY ||
             checksum_scan_fields(e->id, e->regex, e->engine, e->literals) !=
-                (uint64_t)sqlite3_column_int64(st, 6)) {
+                (uint64_t)sqlite3_column_int64(st, 5)) {
             sqlite3_finalize(st);
             return set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (record row %zu "
                              "fails its checksum); rebuild it with errata build",
@@ -310,6 +309,7 @@ void errata_close(errata_db *db)
     pcre2_match_context_free(db->mctx);
     for (int k = 0; k < 6; k++)
         free(db->meta[k]);
+    sqlite3_finalize(db->json_st);
     sqlite3_close(db->sql);
     pthread_mutex_destroy(&db->lock);
     free(db->path);
@@ -328,14 +328,32 @@ const char *errata_db_meta(const errata_db *db, const char *key)
 
 /* ------------------------------------------------------------------ lazy per-record state */
 
+/* Entry i's stored JSON, read now (a copy), or NULL when the row cannot be read. The caller
+ * holds db->lock, which also guards json_st. */
+static char *read_json(errata_db *db, size_t i)
+{
+    sqlite3_stmt *st = db->json_st;
+    if (!st && sqlite3_prepare_v2(db->sql, "SELECT json FROM records WHERE rid = ?", -1,
+                                  &db->json_st, NULL) != SQLITE_OK)
+        return NULL;
+    st = db->json_st;
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)i + 1);
+    char *json = sqlite3_step(st) == SQLITE_ROW ? dup_col(st, 0) : NULL;
+    sqlite3_reset(st);
+    return json;
+}
+
 const record *db_record(errata_db *db, size_t i, errata_error *err)
 {
     assert(i < db->n); /* callers index entries they were given by the scan or a count */
     pthread_mutex_lock(&db->lock);
     db_entry *e = &db->entries[i];
+    if (!e->rec && !e->json_damaged && !e->json)
+        e->json = read_json(db, i);
     if (!e->rec && !e->json_damaged) {
-        size_t len = strlen(e->json);
-        if (checksum_bytes(e->json, len) != e->json_sum)
+        size_t len = e->json ? strlen(e->json) : 0;
+        if (!e->json || checksum_bytes(e->json, len) != e->json_sum)
             e->json_damaged = true;
         else {
             parse_ctx ctx = {NULL, db->path, 0};
@@ -347,7 +365,9 @@ const record *db_record(errata_db *db, size_t i, errata_error *err)
     if (!r)
         set_error(err, ERRATA_ERR_CORRUPT, "%s: the index is corrupt (the stored record %s %s); "
                   "rebuild it with errata build", db->path, e->id,
-                  e->json_damaged ? "fails its checksum" : "does not parse");
+                  !e->json_damaged ? "does not parse"
+                  : e->json        ? "fails its checksum"
+                                   : "cannot be read");
     return r;
 }
 

@@ -3,9 +3,11 @@
  * and the per-record state that is built lazily on first use.
  *
  * Opening reads only what every lookup needs (ids, regexes, engines, the serialised Hyperscan
- * database, the records' JSON text), so that a one-shot `errata lookup` process starts fast.
- * A record's JSON is parsed, and its regex compiled by PCRE2, the first time a lookup needs it;
- * `lock` guards that and the pool of Hyperscan scratch spaces, so one db serves many threads.
+ * database), so that a one-shot `errata lookup` process starts fast. A record's JSON is read
+ * from the index and parsed, and its regex compiled by PCRE2, the first time a lookup needs it:
+ * the JSON is the last column of a row, so reading the columns before it never walks the row's
+ * overflow pages. `lock` guards that, the statement that reads JSON and the pool of Hyperscan
+ * scratch spaces, so one db serves many threads.
  */
 #ifndef ERRATA_DB_H
 #define ERRATA_DB_H
@@ -21,7 +23,7 @@
 typedef struct {
     char *id;
     char *regex;
-    char *json;         /* the record as stored */
+    char *json;         /* the record as stored; read with rec, NULL until then */
     engine_kind engine;
     unsigned literals;  /* pattern_min_literals(regex) */
     unsigned *alt_literals; /* literals of each top-level alternative; built with re */
@@ -39,7 +41,8 @@ typedef struct {
 } db_alias;
 
 struct errata_db {
-    sqlite3 *sql;            /* kept open for full-text search and graph queries */
+    sqlite3 *sql;            /* kept open for full-text search, graph queries, records' JSON */
+    sqlite3_stmt *json_st;   /* reads one record's JSON; prepared on first use, under lock */
     char *path;
     db_entry *entries;       /* in id order; entry i is pattern id i */
     size_t n;

@@ -125,10 +125,10 @@ static errata_code insert_record(writer *w, sqlite3_stmt *rec_st, sqlite3_stmt *
     sqlite3_bind_double(rec_st, 9, r->confidence);
     sqlite3_bind_double(rec_st, 10, r->fix_success_rate);
     sqlite3_bind_text(rec_st, 11, r->verification_tier, -1, SQLITE_STATIC);
-    sqlite3_bind_text(rec_st, 12, json, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(rec_st, 13,
+    sqlite3_bind_int64(rec_st, 12,
                        (sqlite3_int64)checksum_scan_fields(r->id, r->regex, engine, literals));
-    sqlite3_bind_int64(rec_st, 14, (sqlite3_int64)checksum_bytes(json, strlen(json)));
+    sqlite3_bind_int64(rec_st, 13, (sqlite3_int64)checksum_bytes(json, strlen(json)));
+    sqlite3_bind_text(rec_st, 14, json, -1, SQLITE_STATIC);
     if (sqlite3_step(rec_st) != SQLITE_DONE) {
         rc = sql_fail(w, "writing a record");
         goto done;

@@ -19,8 +19,8 @@
     "  rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, domain TEXT NOT NULL,"                  \
     "  category TEXT NOT NULL, signature TEXT NOT NULL, regex TEXT NOT NULL,"                    \
     "  engine INTEGER NOT NULL, literals INTEGER NOT NULL, confidence REAL NOT NULL,"            \
-    "  fix_success_rate REAL NOT NULL, verification_tier TEXT NOT NULL, json TEXT NOT NULL,"     \
-    "  scan_sum INTEGER NOT NULL, json_sum INTEGER NOT NULL);"                                  \
+    "  fix_success_rate REAL NOT NULL, verification_tier TEXT NOT NULL,"                        \
+    "  scan_sum INTEGER NOT NULL, json_sum INTEGER NOT NULL, json TEXT NOT NULL);"              \
     "CREATE INDEX records_domain ON records(domain);"                                            \
     "CREATE TABLE aliases(alias TEXT NOT NULL, rid INTEGER NOT NULL REFERENCES records(rid));"   \
     "CREATE TABLE edges(src TEXT NOT NULL, kind TEXT NOT NULL, dst TEXT NOT NULL,"               \

@@ -327,12 +327,12 @@ static errata_code confirm_all(errata_db *db, const unsigned char *hit, const ch
             add_warning(res, "the pattern of %s gave up on this input (match limit); it was "
                         "skipped", db->entries[i].id);
         } else if (got == 1) {
-            m.raw_json = db->entries[i].json;
             if (!(m.rec = db_record(db, i, err))) {
                 match_clear(&m);
                 rc = ERRATA_ERR_CORRUPT;
                 break;
             }
+            m.raw_json = db->entries[i].json; /* read by db_record, then never changed */
             if (!score(&m, text, len, env)) {
                 match_clear(&m);
                 rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");

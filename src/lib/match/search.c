@@ -267,7 +267,7 @@ static errata_code add_fuzzy(errata_db *db, size_t entry, double score, errata_r
     memset(m, 0, sizeof *m);
     m->rec = r;
     m->entry = entry;
-    m->raw_json = db->entries[entry].json;
+    m->raw_json = db->entries[entry].json; /* read by db_record above */
     m->fuzzy = true;
     m->score = score;
     if (!(m->text = strdup("")))
