@@ -7,7 +7,9 @@
  *
  * Properties (abort on violation), for every pair and triple of a, b, c that parse:
  *   - version_compare is a total order: compare(x, x) == 0, compare(x, y) == -compare(y, x),
- *     and x <= y <= z implies x <= z (and x == y puts both on the same side of z);
+ *     and x <= y <= z implies x <= z (and x == y puts both on the same side of z) — except
+ *     transitivity under Maven, whose ComparableVersion order is not transitive and which
+ *     maven.c reproduces as it is (see there; fuzz/regressions/version/ keeps an example);
  *   - version_satisfies(x, OP y) agrees with that order for the plain operators of the scheme
  *     (>=, <=, >, <, ==, != and Maven's one-sided ranges): a YES always means the order holds;
  *     a NO means it does not, except where the scheme's documented rules exclude versions on
@@ -127,7 +129,7 @@ static void check_order(version_scheme s, char *const v[3])
             if (ok[i][j] != ok[j][i] || (ok[i][j] && c[i][j] != -c[j][i]))
                 fuzz_fail("%s: compare('%s', '%s') = %d but compare('%s', '%s') = %d",
                           version_scheme_name(s), v[i], v[j], c[i][j], v[j], v[i], c[j][i]);
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 3 && s != VSCHEME_MAVEN; k++) {
                 if (!ok[i][j] || !ok[j][k] || !ok[i][k])
                     continue;
                 if ((c[i][j] <= 0 && c[j][k] <= 0 && c[i][k] > 0) ||
