@@ -13,6 +13,10 @@
  *   sub-list against padding is decided by its first non-null token (1-0.alpha < 1). "_" is an
  *   ordinary character, as in ComparableVersion. Any text is a version except one that is
  *   empty or holds blanks, control characters or the range characters "[](),".
+ *   Like ComparableVersion's, this order is not transitive where qualifiers and sub-lists mix
+ *   (any sub-list is after any qualifier, whatever each holds): 1.0-SNAPSHOT < 1.0.RELEASE <
+ *   1.SNAP0-sp1 < 1.0-SNAPSHOT, in Maven 3.8 as here. Ranges compare a version with each bound
+ *   on its own, so their answers do not depend on it.
  *   Ranges: [a,b] (a,b) [a,b) (a,b] with either bound left out, [v] exact, and unions such as
  *   "(,1.0],[1.2,)"; refused as VersionRange refuses them: (v) or [v) single versions,
  *   identical bounds, bounds out of order, overlapping ranges, an unclosed range, a bare version
