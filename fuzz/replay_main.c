@@ -27,16 +27,19 @@ static int run_file(const char *path)
         perror(path);
         return -1;
     }
-    size_t cap = 4096, n = 0;
+    size_t cap = 4096, n = 0, got;
     char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
         n += got;
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
+        char *bigger = n == cap ? realloc(buf, cap *= 2) : buf;
+        if (!bigger)
+            free(buf);
+        buf = bigger;
     }
     fclose(f);
-    uint8_t *exact = malloc(n ? n : 1);
-    if (!buf || !exact) {
+    uint8_t *exact = buf ? malloc(n ? n : 1) : NULL;
+    if (!exact) {
+        free(buf);
         fprintf(stderr, "%s: out of memory\n", path);
         return -1;
     }
