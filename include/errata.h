@@ -38,7 +38,7 @@ extern "C" {
 
 /* The format of the index file this library reads and writes. A file of another format is
  * reported as stale and must be rebuilt with errata_build(). */
-#define ERRATA_INDEX_FORMAT 3
+#define ERRATA_INDEX_FORMAT 4
 
 typedef enum {
     ERRATA_OK = 0,
@@ -194,7 +194,9 @@ typedef enum {
     ERRATA_FORMAT_JSON = 1,     /* for tools (docs/json-output.md) */
     ERRATA_FORMAT_MARKDOWN = 2, /* for agents and chat */
     ERRATA_FORMAT_HTML = 3,     /* escaped fragments for web pages */
-    ERRATA_FORMAT_SARIF = 4     /* SARIF 2.1.0, for CI code scanning (errata_check only) */
+    ERRATA_FORMAT_SARIF = 4,    /* SARIF 2.1.0, for CI code scanning (errata_check, scans) */
+    ERRATA_FORMAT_JSONL = 5,    /* JSON Lines: a scan's findings one a line (scans only) */
+    ERRATA_FORMAT_GITHUB = 6    /* GitHub workflow commands, "::error file=…,line=…::" (scans) */
 } errata_format;
 
 /* Every record whose version constraints the environment satisfies — errors to expect before
@@ -236,6 +238,68 @@ ERRATA_API errata_code errata_read_all(FILE *stream, size_t max, char **out, siz
 
 /* Non-zero when s[0..n) is valid UTF-8 (RFC 3629: no overlongs, no surrogates). */
 ERRATA_API int errata_utf8_valid(const char *s, size_t n);
+
+/* ---------------------------------------------------------------- scanning whole logs */
+
+/* A scan reads a log of any size in pieces, in bounded memory, and reports findings: every
+ * distinct known failure in it, each with the line of its first occurrence, how often it
+ * occurred and its last line (docs/scan.md). Line numbers count '\n' in the input, from 1. */
+typedef struct errata_scan errata_scan;
+typedef struct errata_finding errata_finding;
+
+typedef struct {
+    const errata_env *env; /* the user's environment, or NULL: each finding's applicability */
+    /* Called once per finding, when its first occurrence has been confirmed (in order of
+     * lines); its counts keep growing until errata_scan_finish. May be NULL. */
+    void (*on_finding)(const errata_finding *f, void *ctx);
+    void *ctx;
+} errata_scan_options;
+
+/* ERRATA_ERR_CORRUPT or ERRATA_ERR_STALE when the index's scan prefilter is missing or does
+ * not load here. opts may be NULL. */
+ERRATA_API errata_code errata_scan_open(errata_db *db, const errata_scan_options *opts,
+                                        errata_scan **out, errata_error *err);
+/* Feeds the next len bytes of the log (any bytes: escapes are removed, invalid UTF-8 repaired,
+ * a line may be cut between two feeds). */
+ERRATA_API errata_code errata_scan_feed(errata_scan *s, const char *buf, size_t len,
+                                        errata_error *err);
+/* Feeds all of a stream (a file, stdin, a pipe) to the scan, decompressing gzip and Zstandard
+ * input (told by its first bytes); does not finish the scan. */
+ERRATA_API errata_code errata_scan_stream(errata_scan *s, FILE *in, errata_error *err);
+/* Ends the input: the last lines are confirmed and the counts are final. */
+ERRATA_API errata_code errata_scan_finish(errata_scan *s, errata_error *err);
+ERRATA_API void errata_scan_free(errata_scan *s);
+
+ERRATA_API size_t errata_scan_findings(const errata_scan *s);
+/* Findings in order of their first line. */
+ERRATA_API const errata_finding *errata_scan_finding(const errata_scan *s, size_t i);
+ERRATA_API unsigned long long errata_scan_bytes(const errata_scan *s);
+/* Lines read (after errata_scan_finish). */
+ERRATA_API unsigned long long errata_scan_lines(const errata_scan *s);
+/* Records skipped on some part of the input (a pattern's match limit), and why. */
+ERRATA_API size_t errata_scan_warning_count(const errata_scan *s);
+ERRATA_API const char *errata_scan_warning(const errata_scan *s, size_t i);
+
+/* The finding's answer: its record, captures and applicability, as a lookup of the lines
+ * around its first occurrence gives them; errata_match_line is the input's line. */
+ERRATA_API const errata_match *errata_finding_match(const errata_finding *f);
+/* The same as a one-match result, for errata_result_render. */
+ERRATA_API const errata_result *errata_finding_result(const errata_finding *f);
+ERRATA_API size_t errata_finding_occurrences(const errata_finding *f);
+ERRATA_API unsigned long long errata_finding_first_line(const errata_finding *f);
+ERRATA_API unsigned long long errata_finding_last_line(const errata_finding *f);
+/* The lines around the occurrence the answer quotes ('\n'-separated); *first_line, when not
+ * NULL, is the line number of the first of them. */
+ERRATA_API const char *errata_finding_context(const errata_finding *f, unsigned long long *first_line);
+
+/* A scan's findings in fmt (text, JSON, JSON Lines' closing summary, SARIF, GitHub or
+ * Markdown; NULL for HTML), located in source (a file name; NULL: "stdin"). */
+ERRATA_API char *errata_scan_render(const errata_scan *s, errata_format fmt, const char *source,
+                                    const errata_render_options *opts);
+/* One finding as a JSON Lines line or a GitHub workflow command, for streaming; NULL for
+ * other formats. */
+ERRATA_API char *errata_finding_render(const errata_finding *f, errata_format fmt,
+                                       const char *source);
 
 /* ---------------------------------------------------------------- catalog */
 
@@ -321,6 +385,7 @@ typedef struct {
     size_t hs_patterns;   /* patterns the multi-pattern engine takes as they are */
     size_t hs_prefilter;  /* patterns it takes only as a prefilter (PCRE2 confirms) */
     size_t pcre_only;     /* patterns only PCRE2 runs */
+    size_t unfiltered;    /* patterns without the literals errata_scan's prefilter needs */
     int skipped;          /* non-zero: the index was up to date and left as it was */
     char kb_hash[65];     /* SHA-256 of the knowledge base, hex */
 } errata_build_report;

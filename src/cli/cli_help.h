@@ -6,6 +6,7 @@
 #define ERRATA_CLI_HELP_H
 
 extern const char CLI_HELP_lookup[];
+extern const char CLI_HELP_scan[];
 extern const char CLI_HELP_search[];
 extern const char CLI_HELP_show[];
 extern const char CLI_HELP_check[];

@@ -46,11 +46,12 @@ int cmd_build(int argc, char **argv, cli_common *common)
     if (rc != ERRATA_OK) {
         cli_report(&err);
     } else if (common->json) {
-        json_t *j = json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:s}", "index", out,
+        json_t *j = json_pack("{s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:s}", "index", out,
                               "skipped", rep.skipped, "records", (json_int_t)rep.records,
                               "exact", (json_int_t)rep.hs_patterns, "prefilter",
                               (json_int_t)rep.hs_prefilter, "pcre_only",
-                              (json_int_t)rep.pcre_only, "warnings",
+                              (json_int_t)rep.pcre_only, "scan_unfiltered",
+                              (json_int_t)rep.unfiltered, "warnings",
                               (json_int_t)errata_diags_warnings(d), "kb_hash", rep.kb_hash);
         cli_emit(json_dumps(j, JSON_INDENT(2)));
         json_decref(j);
@@ -58,9 +59,9 @@ int cmd_build(int argc, char **argv, cli_common *common)
         printf("%s is up to date (%zu records, knowledge base unchanged)\n", out, rep.records);
     } else {
         printf("built %s: %zu records (%zu scanned exactly, %zu prefiltered, %zu by PCRE2 "
-               "alone), %zu warning(s)\n",
+               "alone; %zu without scan literals), %zu warning(s)\n",
                out, rep.records, rep.hs_patterns, rep.hs_prefilter, rep.pcre_only,
-               errata_diags_warnings(d));
+               rep.unfiltered, errata_diags_warnings(d));
     }
     errata_diags_free(d);
     return status;

@@ -59,7 +59,7 @@ static void build_then_open(void **state)
     errata_db *db = NULL;
     assert_int_equal(errata_open(f->out, &db, &err), ERRATA_OK);
     assert_int_equal(errata_db_record_count(db), 1);
-    assert_string_equal(errata_db_meta(db, "format_version"), "3");
+    assert_string_equal(errata_db_meta(db, "format_version"), "4");
     assert_string_equal(errata_db_meta(db, "kb_hash"), rep.kb_hash);
     assert_non_null(errata_db_meta(db, "built_at"));
     assert_null(errata_db_meta(db, "no_such_key"));

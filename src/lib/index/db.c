@@ -234,6 +234,53 @@ static errata_code load_patterns(errata_db *db, errata_error *err)
     return rc;
 }
 
+static errata_code read_prefilter(errata_db *db, errata_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db->sql, "SELECT blob, unfiltered FROM hs_prefilter WHERE id = 1", -1,
+                           &st, NULL) != SQLITE_OK)
+        return corrupt(err, db, "reading the scan prefilter");
+    errata_code rc = ERRATA_OK;
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        rc = corrupt(err, db, "reading the scan prefilter (it is missing)");
+    } else {
+        const char *blob = sqlite3_column_blob(st, 0);
+        int len = sqlite3_column_bytes(st, 0);
+        const unsigned char *unf = sqlite3_column_blob(st, 1);
+        if ((size_t)sqlite3_column_bytes(st, 1) != db->n || (db->n && !unf))
+            rc = corrupt(err, db, "reading the scan prefilter (its record count is wrong)");
+        else if (!(db->unfiltered = malloc(db->n ? db->n : 1)))
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+        else if (db->n)
+            memcpy(db->unfiltered, unf, db->n);
+        if (rc == ERRATA_OK && blob && len > 0 &&
+            hs_deserialize_database(blob, (size_t)len, &db->prefilter) != HS_SUCCESS) {
+            db->prefilter = NULL;
+            rc = set_error(err, ERRATA_ERR_STALE,
+                           "%s: its scan prefilter does not load here (damaged, or built for "
+                           "another CPU or Hyperscan); rebuild the index with errata build --force",
+                           db->path);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+errata_code db_load_prefilter(errata_db *db, errata_error *err)
+{
+    pthread_mutex_lock(&db->lock);
+    errata_code rc = ERRATA_OK;
+    if (!db->prefilter_loaded) {
+        rc = read_prefilter(db, err);
+        if (rc == ERRATA_OK)
+            db->prefilter_loaded = true;
+        else
+            free(db->unfiltered), db->unfiltered = NULL;
+    }
+    pthread_mutex_unlock(&db->lock);
+    return rc;
+}
+
 errata_code errata_open(const char *path, errata_db **out, errata_error *err)
 {
     *out = NULL;
@@ -306,6 +353,8 @@ void errata_close(errata_db *db)
         hs_free_scratch(db->scratch[i]);
     free(db->scratch);
     hs_free_database(db->hs);
+    hs_free_database(db->prefilter);
+    free(db->unfiltered);
     pcre2_match_context_free(db->mctx);
     for (int k = 0; k < 6; k++)
         free(db->meta[k]);

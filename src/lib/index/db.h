@@ -54,6 +54,11 @@ struct errata_db {
     hs_scratch_t **scratch;  /* free scratch spaces, one is taken per lookup */
     size_t n_scratch, cap_scratch;
     pcre2_match_context *mctx; /* match limits against hostile patterns */
+    /* errata_scan's literal prefilter (multiscan_compile_prefilter), loaded on the first scan
+     * under lock: a lookup never pays for it. unfiltered has n entries. */
+    bool prefilter_loaded;
+    hs_database_t *prefilter;
+    unsigned char *unfiltered;
     char *meta[6];           /* values of db_meta_keys[] */
     pthread_mutex_t lock;
 };
@@ -70,6 +75,10 @@ hs_scratch_t *db_take_scratch(errata_db *db);
 void db_give_scratch(errata_db *db, hs_scratch_t *s);
 
 /* The entry of an id or alias, or (size_t)-1. */
+/* Loads the literal prefilter on first use; ERRATA_ERR_CORRUPT or ERRATA_ERR_STALE when it is
+ * missing, damaged or built for another machine. */
+errata_code db_load_prefilter(errata_db *db, errata_error *err);
+
 size_t db_find(const errata_db *db, const char *id);
 
 #endif

@@ -273,6 +273,207 @@ size_t pattern_alternative_literals(const char *regex, size_t *literals, size_t 
     return n;
 }
 
+/* ------------------------------------------------------------------ required literals */
+
+/* Appends the literal character of the escape at sc (after its backslash) to run, or returns
+ * false when the escape is not one printable ASCII character (\d, \n, \b, \x41 …). */
+static bool escape_literal(scanner *sc, char *c)
+{
+    if (sc->i >= sc->n)
+        return false;
+    char e = sc->s[sc->i];
+    if (isalnum((unsigned char)e) || (unsigned char)e < 0x20 || (unsigned char)e > 0x7e) {
+        count_escape(sc);
+        return false;
+    }
+    sc->i++;
+    *c = e;
+    return true;
+}
+
+/* Skips a group after its '(' without counting: nesting, classes and escapes respected. */
+static void skip_group(scanner *sc)
+{
+    int depth = 1;
+    while (sc->i < sc->n && depth > 0) {
+        char c = sc->s[sc->i++];
+        if (c == '\\')
+            sc->i += sc->i < sc->n;
+        else if (c == '[')
+            skip_class(sc);
+        else if (c == '(')
+            depth++;
+        else if (c == ')')
+            depth--;
+    }
+}
+
+/* Runs of literal characters, and the longest one seen. */
+typedef struct {
+    char run[PATTERN_MAX_LITERAL + 1];
+    size_t n;       /* the run being read */
+    char *best;     /* the longest run so far, NUL-terminated */
+    size_t best_n, best_size;
+} literal_runs;
+
+static void run_add(literal_runs *r, char c)
+{
+    if (r->n < PATTERN_MAX_LITERAL)
+        r->run[r->n++] = (char)tolower((unsigned char)c);
+}
+
+/* Ends the run being read, keeping it when it is the longest so far. */
+static void run_end(literal_runs *r)
+{
+    if (r->n > r->best_n && r->n < r->best_size) {
+        memcpy(r->best, r->run, r->n);
+        r->best_n = r->n;
+        r->best[r->n] = '\0';
+    }
+    r->n = 0;
+}
+
+static bool printable_ascii(unsigned char c) { return c >= 0x20 && c <= 0x7e; }
+
+typedef char literal[PATTERN_MAX_LITERAL + 1];
+
+static size_t alternation_literals(const char *regex, size_t from, size_t to, literal *lits,
+                                   size_t max, int depth);
+
+/* The shortest of n literals: how well a set of them filters (every one must be looked for). */
+static size_t shortest(const literal *lits, size_t n)
+{
+    size_t m = n ? PATTERN_MAX_LITERAL + 1 : 0;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(lits[i]) < m)
+            m = strlen(lits[i]);
+    return m;
+}
+
+/* Where the body of the group whose '(' is at regex[open] starts, or 0 when the group is one
+ * whose text a match need not contain (lookaround, comment, flags, back-reference, recursion). */
+static size_t group_body(const char *regex, size_t open, size_t end)
+{
+    size_t i = open + 1;
+    if (i >= end || regex[i] != '?')
+        return i;
+    i++;
+    char c = i < end ? regex[i] : 0;
+    if (c == ':' || c == '>' || c == '|')
+        return i + 1;
+    if ((c == 'P' || c == '<' || c == '\'') && i + 1 < end) {
+        if (c == 'P')
+            i++;
+        if (regex[i] == '=' || regex[i] == '!' || regex[i] == '>')
+            return 0; /* (?<= (?<! (?P= (?P> */
+        char close = regex[i] == '\'' ? '\'' : '>';
+        const char *q = memchr(regex + i + 1, close, end - i - 1);
+        return q ? (size_t)(q - regex) + 1 : 0;
+    }
+    while (i < end && (isalpha((unsigned char)regex[i]) || regex[i] == '-'))
+        i++; /* (?i:…) (?-i:…) */
+    return i < end && regex[i] == ':' && i > open + 2 ? i + 1 : 0;
+}
+
+/* The best set of strings one of which every match of the sequence regex[from, to) (no
+ * top-level '|') contains: its longest run of mandatory literal characters, or the literals of
+ * one of its mandatory groups, whichever has the longest shortest member. Returns how many
+ * were written into lits (at most max), 0 when the sequence has none worth filtering on. */
+static size_t sequence_literals(const char *regex, size_t from, size_t to, literal *lits,
+                                size_t max, int depth)
+{
+    scanner sc = {regex, from, to};
+    literal run_best;
+    literal_runs r = {.best = run_best, .best_size = sizeof run_best};
+    run_best[0] = '\0';
+    literal *group = depth < 8 ? malloc(max * sizeof *group) : NULL;
+    size_t best_n = 0, best_short = 0;
+    while (sc.i < sc.n) {
+        size_t at = sc.i;
+        char c = sc.s[sc.i++], lit = 0;
+        bool is_lit = false;
+        size_t body = 0, close = 0;
+        if (c == '\\' && sc.i < sc.n && sc.s[sc.i] == 'Q') {
+            const char *end = strstr(sc.s + sc.i + 1, "\\E");
+            size_t stop = end && (size_t)(end - sc.s) < sc.n ? (size_t)(end - sc.s) : sc.n;
+            for (size_t j = sc.i + 1; j < stop; j++) {
+                if (printable_ascii((unsigned char)sc.s[j]))
+                    run_add(&r, sc.s[j]);
+                else
+                    run_end(&r);
+            }
+            sc.i = stop < sc.n ? stop + 2 : sc.n;
+            bool quantified;
+            if (quantifier_allows_zero(&sc, &quantified) && r.n)
+                r.n--; /* the quantifier makes the last quoted character optional */
+            if (quantified)
+                run_end(&r);
+            continue;
+        }
+        if (c == '\\') {
+            is_lit = escape_literal(&sc, &lit);
+        } else if (c == '[') {
+            skip_class(&sc);
+        } else if (c == '(') {
+            body = group_body(regex, at, to);
+            skip_group(&sc);
+            close = sc.i - 1;
+        } else if (printable_ascii((unsigned char)c) && !strchr(".^$*+?{|)", c)) {
+            is_lit = true, lit = c;
+        } else {
+            sc.i += utf8_len((unsigned char)c) - 1; /* non-ASCII: caseless matching of it is
+                                                      * Unicode's, not a literal table's */
+        }
+        bool quantified;
+        bool optional = quantifier_allows_zero(&sc, &quantified);
+        if (is_lit && !optional)
+            run_add(&r, lit);
+        if (!is_lit || quantified)
+            run_end(&r);
+        if (group && body && !optional && close > body && regex[close] == ')') {
+            size_t k = alternation_literals(regex, body, close, group, max, depth + 1);
+            size_t m = shortest(group, k);
+            if (k && (m > best_short || (m == best_short && k < best_n))) {
+                memcpy(lits, group, k * sizeof *lits);
+                best_n = k, best_short = m;
+            }
+        }
+    }
+    run_end(&r);
+    free(group);
+    if (r.best_n && max && (r.best_n > best_short || (r.best_n == best_short && best_n > 1))) {
+        memcpy(lits[0], run_best, sizeof run_best);
+        best_n = 1, best_short = r.best_n;
+    }
+    return best_short >= PATTERN_MIN_REQUIRED_LITERAL ? best_n : 0;
+}
+
+/* The literals of every alternative of regex[from, to), together; 0 when one has none. */
+static size_t alternation_literals(const char *regex, size_t from, size_t to, literal *lits,
+                                   size_t max, int depth)
+{
+    size_t n = 0;
+    scanner sc = {regex, from, to};
+    for (;;) {
+        size_t start = sc.i;
+        count_sequence(&sc);
+        size_t k = sequence_literals(regex, start, sc.i, lits + n, max - n, depth);
+        if (k == 0)
+            return 0;
+        n += k;
+        if (sc.i >= sc.n)
+            return n;
+        if (sc.s[sc.i] != '|')
+            return 0; /* a stray ')': not a pattern this can reason about */
+        sc.i++;
+    }
+}
+
+size_t pattern_required_literals(const char *regex, literal *lits, size_t max)
+{
+    return alternation_literals(regex, 0, strlen(regex), lits, max, 0);
+}
+
 pcre2_code *pattern_compile_marked(const char *regex, char *why, size_t why_size)
 {
     size_t starts[64], ends[64];

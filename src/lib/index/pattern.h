@@ -31,6 +31,19 @@ size_t pattern_alternative_literals(const char *regex, size_t *literals, size_t 
  * pattern of one alternative is compiled as it is. */
 pcre2_code *pattern_compile_marked(const char *regex, char *why, size_t why_size);
 
+/* A prefilter literal is at most this long (longer runs are cut), and at least this long to be
+ * worth a prefilter: a shorter one would fire on most lines of a log. */
+#define PATTERN_MAX_LITERAL 64
+#define PATTERN_MIN_REQUIRED_LITERAL 4
+
+/* The strings any match of regex must contain, ASCII-lowercased (matching is caseless): one
+ * for each top-level alternative, its longest run of mandatory literal characters (never
+ * inside a group, never across a newline). Writes them into lits and returns how many; returns
+ * 0 when some alternative has no run of PATTERN_MIN_REQUIRED_LITERAL characters, or there are
+ * more than max alternatives: then the pattern cannot be prefiltered by literals. */
+size_t pattern_required_literals(const char *regex, char (*lits)[PATTERN_MAX_LITERAL + 1],
+                                 size_t max);
+
 /* Checks the specificity rules; on failure writes the reason into why. */
 bool pattern_is_specific(const char *regex, char *why, size_t why_size);
 

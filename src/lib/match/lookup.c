@@ -146,7 +146,7 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
     double best = -1e300;
     size_t line = 1, counted_to = 0; /* line number of offset counted_to */
     score_parts best_parts = {0};
-    size_t best_line = 0;
+    size_t best_line = 0, n_occ = 0, first_line = 0, last_line = 0;
     for (int k = 0; k < MAX_OCCURRENCES && start <= len; k++) {
         int rc = pcre2_match(re, (PCRE2_SPTR)text, len, start, PCRE2_NO_UTF_CHECK, md, db->mctx);
         if (rc == PCRE2_ERROR_NOMATCH)
@@ -162,6 +162,9 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
             counted_to = (size_t)(nl - text) + 1;
         }
         counted_to = ov[0];
+        if (n_occ++ == 0)
+            first_line = line;
+        last_line = line;
         PCRE2_SPTR mark = pcre2_get_mark(md);
         long alt = mark ? strtol((const char *)mark, NULL, 10) : -1;
         score_parts p = {0};
@@ -190,6 +193,7 @@ static int confirm(errata_db *db, size_t i, const char *text, size_t len, size_t
     m->start = best_ov[0];
     m->end = best_ov[1];
     m->line = best_line;
+    m->occurrences = n_occ, m->first_line = first_line, m->last_line = last_line;
     m->parts = best_parts;
     m->text = strndup(text + m->start, m->end - m->start);
     errata_code rc = m->text ? collect_captures(re, text, best_ov, m) : ERRATA_ERR_NOMEM;
@@ -245,7 +249,7 @@ static bool edge_names(const record *r, int kind, const char *id)
 }
 
 /* The graph says a's error usually comes before b's: a is b's cause. */
-static bool is_cause_of(const record *a, const record *b)
+bool lookup_is_cause_of(const record *a, const record *b)
 {
     return edge_names(a, EDGE_LEADS_TO, b->id) || edge_names(b, EDGE_PRECEDED_BY, a->id);
 }
@@ -259,8 +263,8 @@ static void causes_first(errata_result *res)
     size_t budget = res->n * res->n;
     for (size_t i = 0; i < res->n;) {
         size_t j = i + 1;
-        while (j < res->n && (res->m[j].fuzzy || !is_cause_of(res->m[j].rec, res->m[i].rec) ||
-                              is_cause_of(res->m[i].rec, res->m[j].rec)))
+        while (j < res->n && (res->m[j].fuzzy || !lookup_is_cause_of(res->m[j].rec, res->m[i].rec) ||
+                              lookup_is_cause_of(res->m[i].rec, res->m[j].rec)))
             j++;
         if (j == res->n || budget == 0) {
             i++;
@@ -364,8 +368,15 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
     if (len > max_input || len >= UINT_MAX / 2)
         return set_error(err, ERRATA_ERR_TOO_BIG,
                          "the input is %zu bytes, over the limit of %zu bytes; give the part of "
-                         "the log around the error",
+                         "the log around the error, or scan the whole log with errata scan",
                          len, max_input);
+    return lookup_text(db, text, len, opts ? opts->env : NULL, true, max_results, out, err);
+}
+
+errata_code lookup_text(errata_db *db, const char *text, size_t len, const errata_env *env,
+                        bool guesses, size_t max_results, errata_result **out, errata_error *err)
+{
+    *out = NULL;
     strbuf norm;
     sb_init(&norm);
     normalize_text(text ? text : "", len, &norm);
@@ -386,7 +397,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
     if (rc == ERRATA_OK) {
         res->input_bytes = len;
         res->input_lines = normalized_lines(norm.buf, norm.len);
-        res->has_env = opts && opts->env;
+        res->has_env = env != NULL;
         for (size_t k = 0; k < db->n_pcre_only; k++)
             st.hit[db->pcre_only[k]] = 1;
         if (db->hs) {
@@ -405,8 +416,8 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         }
     }
     if (rc == ERRATA_OK)
-        rc = confirm_all(db, st.hit, norm.buf, norm.len, opts ? opts->env : NULL, res, err);
-    if (rc == ERRATA_OK && res->n == 0) {
+        rc = confirm_all(db, st.hit, norm.buf, norm.len, env, res, err);
+    if (rc == ERRATA_OK && res->n == 0 && guesses) {
         /* No pattern matched: offer the records the text's words point to, as guesses. */
         char *q = fallback_query(norm.buf, norm.len);
         if (!q)
@@ -425,7 +436,7 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
         qsort(res->m, res->n, sizeof *res->m, cmp_match);
         causes_first(res);
     }
-    while (res->n > max_results)
+    while (max_results && res->n > max_results)
         match_clear(&res->m[--res->n]);
     /* Every match names its record and, for a pattern match, the text it matched. */
     for (size_t i = 0; i < res->n; i++)

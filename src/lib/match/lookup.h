@@ -62,6 +62,9 @@ struct errata_match {
     double score;
     score_parts parts;
     size_t line;       /* 1-based, in the normalised input */
+    /* Every occurrence of the pattern in the input (at most MAX_OCCURRENCES are counted), and
+     * the lines of the first and last. */
+    size_t occurrences, first_line, last_line;
     size_t start, end; /* byte offsets in the normalised input */
     char *text;        /* the matched text */
     capture *caps;
@@ -77,5 +80,14 @@ struct errata_result {
     size_t n_warnings;
     bool has_env;    /* an environment was given: applicability is worth showing */
 };
+
+/* Whether the transition graph says a's error usually comes before b's (a is b's cause). */
+bool lookup_is_cause_of(const record *a, const record *b);
+
+/* errata_lookup with its parts chosen: guesses says whether to fall back on full-text guesses
+ * when no pattern matched, max_results 0 keeps every match. errata_scan confirms its windows
+ * with it (no guesses, every match). */
+errata_code lookup_text(errata_db *db, const char *text, size_t len, const errata_env *env,
+                        bool guesses, size_t max_results, errata_result **out, errata_error *err);
 
 #endif

@@ -17,4 +17,9 @@ char *render_record_markdown(const errata_record *r, const errata_render_options
 char *render_result_html(const errata_result *res, const errata_render_options *opts);
 char *render_record_html(const errata_record *r, const errata_render_options *opts);
 
+/* One match in the JSON form of docs/json-output.md, appended to sb (rank from 1; 0 when the
+ * match stands alone, as a scan's finding does). */
+#include "strbuf.h"
+void render_match_json(strbuf *sb, const errata_match *m, size_t rank);
+
 #endif

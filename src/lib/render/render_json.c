@@ -174,7 +174,7 @@ static void record_json(strbuf *sb, const errata_match *m)
     json_decref(rec);
 }
 
-static void match_json(strbuf *sb, const errata_match *m, size_t rank)
+void render_match_json(strbuf *sb, const errata_match *m, size_t rank)
 {
     sb_printf(sb, "{\"rank\":%zu,\"id\":", rank);
     json_str(sb, m->rec->id);
@@ -234,7 +234,7 @@ char *render_result_json(const errata_result *res, const errata_render_options *
     for (size_t i = 0; i < res->n; i++) {
         if (i)
             sb_putc(&sb, ',');
-        match_json(&sb, &res->m[i], i + 1);
+        render_match_json(&sb, &res->m[i], i + 1);
     }
     sb_puts(&sb, "],\"warnings\":[");
     for (size_t i = 0; i < res->n_warnings; i++) {

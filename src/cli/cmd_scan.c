@@ -1,0 +1,176 @@
+/*
+ * cmd_scan.c — `errata scan [FILE… | -]`: every known failure in whole logs, in the format a
+ * person or a CI system reads. The scanning and every format are the library's; this file
+ * opens the inputs, shows progress on a terminal and joins several files' documents.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_help.h"
+
+typedef struct {
+    errata_format fmt;
+    bool quiet;
+    const char *source; /* --source, for stdin */
+} scan_cli;
+
+/* JSON Lines and GitHub commands are written as each finding is confirmed. */
+static void on_finding(const errata_finding *f, void *ctx)
+{
+    scan_cli *c = ctx;
+    if (c->quiet || (c->fmt != ERRATA_FORMAT_JSONL && c->fmt != ERRATA_FORMAT_GITHUB))
+        return;
+    char *line = errata_finding_render(f, c->fmt, c->source);
+    if (line)
+        fputs(line, stdout), fflush(stdout);
+    free(line);
+}
+
+static int scan_one(errata_db *db, const errata_env *env, FILE *in, scan_cli *c,
+                    errata_scan **out)
+{
+    errata_scan_options so = {.env = env, .on_finding = on_finding, .ctx = c};
+    errata_error err = {0};
+    *out = NULL;
+    errata_scan *s = NULL;
+    if (errata_scan_open(db, &so, &s, &err) != ERRATA_OK)
+        return cli_report(&err);
+    errata_code rc = errata_scan_stream(s, in, &err);
+    if (rc == ERRATA_OK)
+        rc = errata_scan_finish(s, &err);
+    if (rc != ERRATA_OK) {
+        errata_scan_free(s);
+        return cli_report(&err);
+    }
+    *out = s;
+    return EXIT_MATCH;
+}
+
+static const char *const FORMAT_NAMES[] = {"json", "jsonl", "sarif", "github", "markdown"};
+
+/* One SARIF log holding every file's run. */
+static char *join_sarif(char **docs, size_t n)
+{
+    json_t *root = NULL;
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = json_loads(docs[i], 0, NULL);
+        if (!d)
+            continue;
+        if (!root)
+            root = d;
+        else {
+            json_array_extend(json_object_get(root, "runs"), json_object_get(d, "runs"));
+            json_decref(d);
+        }
+    }
+    char *out = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+    json_decref(root);
+    return out;
+}
+
+static void print_documents(char **docs, size_t n, errata_format fmt)
+{
+    if (n > 1 && fmt == ERRATA_FORMAT_SARIF) {
+        cli_emit(join_sarif(docs, n));
+        return;
+    }
+    if (n > 1 && fmt == ERRATA_FORMAT_JSON)
+        fputs("[", stdout);
+    for (size_t i = 0; i < n; i++) {
+        if (n > 1 && fmt == ERRATA_FORMAT_JSON && i)
+            fputs(",", stdout);
+        if (docs[i])
+            fputs(docs[i], stdout);
+    }
+    if (n > 1 && fmt == ERRATA_FORMAT_JSON)
+        fputs("]\n", stdout);
+}
+
+int cmd_scan(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {
+        CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
+        {"jsonl", no_argument, NULL, 'l'},   {"sarif", no_argument, NULL, 's'},
+        {"github", no_argument, NULL, 'g'},  {"markdown", no_argument, NULL, 'm'},
+        {"source", required_argument, NULL, 'n'}, {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0}};
+    scan_cli c = {.fmt = ERRATA_FORMAT_TEXT};
+    cli_env envopts = {0};
+    int opt, status = -1, chosen = 0;
+    optind = 1;
+    while ((opt = cli_getopt(argc, argv, "hq", longopts, common, &envopts, CLI_HELP_scan,
+                             &status)) != -1) {
+        switch (opt) {
+        case 'l': c.fmt = ERRATA_FORMAT_JSONL, chosen++; break;
+        case 's': c.fmt = ERRATA_FORMAT_SARIF, chosen++; break;
+        case 'g': c.fmt = ERRATA_FORMAT_GITHUB, chosen++; break;
+        case 'm': c.fmt = ERRATA_FORMAT_MARKDOWN, chosen++; break;
+        case 'n': c.source = optarg; break;
+        case 'q': c.quiet = true; break;
+        }
+    }
+    if (status >= 0)
+        return status;
+    if (common->json)
+        c.fmt = ERRATA_FORMAT_JSON, chosen++;
+    if (chosen > 1) {
+        cli_error("choose one output format of --%s, --%s, --%s, --%s, --%s", FORMAT_NAMES[0],
+                  FORMAT_NAMES[1], FORMAT_NAMES[2], FORMAT_NAMES[3], FORMAT_NAMES[4]);
+        return EXIT_TROUBLE;
+    }
+    errata_env *env = NULL;
+    if (cli_env_given(&envopts) && !(env = cli_env_build(&envopts)))
+        return EXIT_TROUBLE;
+    errata_db *db = cli_open_db(common);
+    if (!db) {
+        errata_env_free(env);
+        return EXIT_TROUBLE;
+    }
+    int n_files = argc - optind;
+    size_t n_inputs = n_files > 0 ? (size_t)n_files : 1;
+    char **docs = calloc(n_inputs, sizeof *docs);
+    errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
+    status = EXIT_NONE;
+    for (size_t i = 0; docs && i < n_inputs; i++) {
+        const char *name = n_files > 0 ? argv[optind + (int)i] : "-";
+        bool is_stdin = strcmp(name, "-") == 0;
+        FILE *in = is_stdin ? stdin : fopen(name, "rb");
+        if (!in) {
+            cli_error("%s: %s", name, strerror(errno));
+            status = EXIT_TROUBLE;
+            continue;
+        }
+        if (is_stdin && isatty(STDIN_FILENO))
+            fputs("errata: reading a log from stdin (end with Ctrl-D)\n", stderr);
+        c.source = is_stdin ? c.source : name;
+        errata_scan *s = NULL;
+        int rc = scan_one(db, env, in, &c, &s);
+        if (!is_stdin)
+            fclose(in);
+        if (rc != EXIT_MATCH) {
+            status = EXIT_TROUBLE;
+            continue;
+        }
+        if (errata_scan_findings(s) > 0 && status == EXIT_NONE)
+            status = EXIT_MATCH;
+        if (!c.quiet && c.fmt != ERRATA_FORMAT_GITHUB)
+            docs[i] = errata_scan_render(s, c.fmt, c.source, &ro);
+        errata_scan_free(s);
+    }
+    if (docs && !c.quiet)
+        print_documents(docs, n_inputs, c.fmt);
+    for (size_t i = 0; docs && i < n_inputs; i++)
+        free(docs[i]);
+    if (!docs)
+        status = cli_report(&(errata_error){.message = "out of memory"});
+    free(docs);
+    errata_close(db);
+    errata_env_free(env);
+    return status;
+}
