@@ -44,6 +44,7 @@ errata_env *cli_env_build(const cli_env *e);
 
 /* Each subcommand: argc/argv start at the subcommand's name. */
 int cmd_lookup(int argc, char **argv, cli_common *common);
+int cmd_run(int argc, char **argv, cli_common *common);
 int cmd_scan(int argc, char **argv, cli_common *common);
 int cmd_show(int argc, char **argv, cli_common *common);
 int cmd_search(int argc, char **argv, cli_common *common);

@@ -7,6 +7,7 @@
 
 extern const char CLI_HELP_lookup[];
 extern const char CLI_HELP_scan[];
+extern const char CLI_HELP_run[];
 extern const char CLI_HELP_search[];
 extern const char CLI_HELP_show[];
 extern const char CLI_HELP_check[];

@@ -15,6 +15,7 @@ typedef struct {
 static const command COMMANDS[] = {
     {"lookup", cmd_lookup, "find the known failure in error text (a line, a trace, a log)"},
     {"scan", cmd_scan, "report every known failure in whole logs, with line numbers"},
+    {"run", cmd_run, "run a command; when it fails, name the known failures in its output"},
     {"search", cmd_search, "full-text search over the records"},
     {"check", cmd_check, "list the known errors an environment's versions are exposed to"},
     {"show", cmd_show, "show one record by id"},

@@ -10,18 +10,7 @@ trap 'rm -rf "$T"' EXIT
 cp -r "$ROOT/tests/cli/verify-kb" "$T/kb"
 chmod -R u+w "$T/kb"
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$T/out" "$T/err" | head -30; }
-run() {
-    local want=$1 desc=$2
-    shift 3
-    "$@" >"$T/out" 2>"$T/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok "$desc (exit $got)"; else not_ok "$desc (exit $got, wanted $want)"; fi
-}
-has() { if grep -qF -- "$2" "$1"; then ok "$3"; else not_ok "$3: '$2' not in $(basename "$1")"; fi; }
-lacks() { if grep -qF -- "$2" "$1"; then not_ok "$3: '$2' found in $(basename "$1")"; else ok "$3"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 # A variable of the caller must not reach the command: the environment is cleared.
 export ERRATA_DEMO_SECRET=leaked
