@@ -38,8 +38,12 @@ static void required_literals(void **state)
     assert_string_equal(l[1], "second one here");
     /* a pattern wrapped in one group: the group's alternatives */
     assert_int_equal(lits_of("(?:connection refused now|could not connect)\\.", l), 2);
-    assert_string_equal(l[0], "connection refused now");
-    assert_string_equal(l[1], "could not connect");
+    assert_string_equal(l[0], "connection refused now.");
+    assert_string_equal(l[1], "could not connect.");
+    /* a group of literal alternatives multiplies the run around it */
+    assert_int_equal(lits_of("(?:passes|copies) lock by value", l), 2);
+    assert_string_equal(l[0], "passes lock by value");
+    assert_string_equal(l[1], "copies lock by value");
     /* an optional group is not required */
     assert_int_equal(lits_of("(?:very long optional text)?short", l), 1);
     assert_string_equal(l[0], "short");
@@ -350,7 +354,7 @@ static void missing_prefilter_is_named(void **state)
     errata_close(f->db);
     sqlite3 *sq;
     assert_int_equal(sqlite3_open(path, &sq), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(sq, "DELETE FROM hs_prefilter", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(sq, "DELETE FROM scan_literals", NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(sq);
     errata_error err = {0};
     assert_int_equal(errata_open(path, &f->db, &err), ERRATA_OK); /* lookups still work */
@@ -358,7 +362,7 @@ static void missing_prefilter_is_named(void **state)
     assert_int_equal(errata_scan_open(f->db, NULL, &s, &err), ERRATA_ERR_CORRUPT);
     assert_null(s);
     assert_non_null(strstr(err.message, path));
-    assert_non_null(strstr(err.message, "prefilter"));
+    assert_non_null(strstr(err.message, "scan literals"));
 }
 
 int main(void)

@@ -234,50 +234,52 @@ static errata_code load_patterns(errata_db *db, errata_error *err)
     return rc;
 }
 
-static errata_code read_prefilter(errata_db *db, errata_error *err)
+errata_code db_scan_literals(errata_db *db, char ***lits, uint32_t **ids, size_t *n,
+                             errata_error *err)
 {
+    *lits = NULL, *ids = NULL, *n = 0;
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db->sql, "SELECT blob, unfiltered FROM hs_prefilter WHERE id = 1", -1,
-                           &st, NULL) != SQLITE_OK)
-        return corrupt(err, db, "reading the scan prefilter");
+    if (sqlite3_prepare_v2(db->sql, "SELECT rid, literal FROM scan_literals", -1, &st, NULL) !=
+        SQLITE_OK)
+        return corrupt(err, db, "reading the scan literals");
     errata_code rc = ERRATA_OK;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        rc = corrupt(err, db, "reading the scan prefilter (it is missing)");
-    } else {
-        const char *blob = sqlite3_column_blob(st, 0);
-        int len = sqlite3_column_bytes(st, 0);
-        const unsigned char *unf = sqlite3_column_blob(st, 1);
-        if ((size_t)sqlite3_column_bytes(st, 1) != db->n || (db->n && !unf))
-            rc = corrupt(err, db, "reading the scan prefilter (its record count is wrong)");
-        else if (!(db->unfiltered = malloc(db->n ? db->n : 1)))
-            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
-        else if (db->n)
-            memcpy(db->unfiltered, unf, db->n);
-        if (rc == ERRATA_OK && blob && len > 0 &&
-            hs_deserialize_database(blob, (size_t)len, &db->prefilter) != HS_SUCCESS) {
-            db->prefilter = NULL;
-            rc = set_error(err, ERRATA_ERR_STALE,
-                           "%s: its scan prefilter does not load here (damaged, or built for "
-                           "another CPU or Hyperscan); rebuild the index with errata build --force",
-                           db->path);
+    size_t cap = 0;
+    int step;
+    while (rc == ERRATA_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 rid = sqlite3_column_int64(st, 0);
+        const char *lit = (const char *)sqlite3_column_text(st, 1);
+        if (rid < 1 || (uint64_t)rid > db->n || !lit || !*lit) {
+            rc = corrupt(err, db, "reading the scan literals (a row names no record)");
+            break;
         }
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            char **l2 = realloc(*lits, cap * sizeof *l2);
+            *lits = l2 ? l2 : *lits;
+            uint32_t *i2 = realloc(*ids, cap * sizeof *i2);
+            *ids = i2 ? i2 : *ids;
+            if (!l2 || !i2) {
+                rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+                break;
+            }
+        }
+        if (!((*lits)[*n] = strdup(lit))) {
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+            break;
+        }
+        (*ids)[(*n)++] = (uint32_t)(rid - 1);
     }
+    if (rc == ERRATA_OK && step != SQLITE_DONE)
+        rc = corrupt(err, db, "reading the scan literals");
+    if (rc == ERRATA_OK && *n == 0 && db->n > 0)
+        rc = corrupt(err, db, "reading the scan literals (there are none)");
     sqlite3_finalize(st);
-    return rc;
-}
-
-errata_code db_load_prefilter(errata_db *db, errata_error *err)
-{
-    pthread_mutex_lock(&db->lock);
-    errata_code rc = ERRATA_OK;
-    if (!db->prefilter_loaded) {
-        rc = read_prefilter(db, err);
-        if (rc == ERRATA_OK)
-            db->prefilter_loaded = true;
-        else
-            free(db->unfiltered), db->unfiltered = NULL;
+    if (rc != ERRATA_OK) {
+        for (size_t i = 0; i < *n; i++)
+            free((*lits)[i]);
+        free(*lits), free(*ids);
+        *lits = NULL, *ids = NULL, *n = 0;
     }
-    pthread_mutex_unlock(&db->lock);
     return rc;
 }
 
@@ -353,8 +355,8 @@ void errata_close(errata_db *db)
         hs_free_scratch(db->scratch[i]);
     free(db->scratch);
     hs_free_database(db->hs);
-    hs_free_database(db->prefilter);
-    free(db->unfiltered);
+    if (db->scan_cache)
+        db->scan_cache_free(db->scan_cache);
     pcre2_match_context_free(db->mctx);
     for (int k = 0; k < 6; k++)
         free(db->meta[k]);

@@ -54,11 +54,10 @@ struct errata_db {
     hs_scratch_t **scratch;  /* free scratch spaces, one is taken per lookup */
     size_t n_scratch, cap_scratch;
     pcre2_match_context *mctx; /* match limits against hostile patterns */
-    /* errata_scan's literal prefilter (multiscan_compile_prefilter), loaded on the first scan
-     * under lock: a lookup never pays for it. unfiltered has n entries. */
-    bool prefilter_loaded;
-    hs_database_t *prefilter;
-    unsigned char *unfiltered;
+    /* errata_scan's prefilter, built on the first scan under lock (a lookup never pays for
+     * it) and freed with the db; the index knows only its literals (db_scan_literals). */
+    void *scan_cache;
+    void (*scan_cache_free)(void *);
     char *meta[6];           /* values of db_meta_keys[] */
     pthread_mutex_t lock;
 };
@@ -75,9 +74,10 @@ hs_scratch_t *db_take_scratch(errata_db *db);
 void db_give_scratch(errata_db *db, hs_scratch_t *s);
 
 /* The entry of an id or alias, or (size_t)-1. */
-/* Loads the literal prefilter on first use; ERRATA_ERR_CORRUPT or ERRATA_ERR_STALE when it is
- * missing, damaged or built for another machine. */
-errata_code db_load_prefilter(errata_db *db, errata_error *err);
+/* The scan literals of the index: *lits (malloc'd, each malloc'd) and *ids (entry of each),
+ * *n of them. ERRATA_ERR_CORRUPT, naming the index, when they are missing or name no record. */
+errata_code db_scan_literals(errata_db *db, char ***lits, uint32_t **ids, size_t *n,
+                             errata_error *err);
 
 size_t db_find(const errata_db *db, const char *id);
 

@@ -181,26 +181,27 @@ static int cmp_entry_id(const void *a, const void *b)
     return strcmp(x->rec->id, y->rec->id);
 }
 
-/* Compiles and stores errata_scan's literal prefilter. */
-static errata_code write_prefilter(writer *w, sqlite3_stmt *st, const char *const *regexes, size_t n,
-                                   unsigned char *unfiltered, errata_build_report *rep)
+/* Stores the literals errata_scan's prefilter looks for (prefilter.h). */
+static errata_code write_scan_literals(writer *w, sqlite3_stmt *st, const char *const *regexes,
+                                       size_t n, errata_build_report *rep)
 {
-    hs_database_t *pre = NULL;
-    char *blob = NULL;
-    size_t len = 0;
-    errata_code rc = multiscan_compile_prefilter(regexes, n, &pre, unfiltered, w->err);
-    if (rc == ERRATA_OK && pre && hs_serialize_database(pre, &blob, &len) != HS_SUCCESS)
-        rc = set_error(w->err, ERRATA_ERR_INTERNAL, "could not serialise the literal prefilter");
-    for (size_t i = 0; i < n; i++)
-        rep->unfiltered += unfiltered[i];
-    if (rc == ERRATA_OK) {
-        sqlite3_bind_blob(st, 1, blob ? blob : "", (int)len, SQLITE_STATIC);
-        sqlite3_bind_blob(st, 2, n ? (const void *)unfiltered : "", (int)n, SQLITE_STATIC);
-        if (sqlite3_step(st) != SQLITE_DONE)
-            rc = sql_fail(w, "writing the literal prefilter");
+    enum { MAX_ALTS = 64 };
+    char (*lits)[PATTERN_MAX_LITERAL + 1] = malloc(MAX_ALTS * sizeof *lits);
+    if (!lits)
+        return set_error(w->err, ERRATA_ERR_NOMEM, "out of memory");
+    errata_code rc = ERRATA_OK;
+    for (size_t i = 0; i < n && rc == ERRATA_OK; i++) {
+        size_t k = pattern_required_literals(regexes[i], lits, MAX_ALTS);
+        rep->unfiltered += k == 0;
+        for (size_t j = 0; j < k && rc == ERRATA_OK; j++) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, (long long)i + 1);
+            sqlite3_bind_text(st, 2, lits[j], -1, SQLITE_STATIC);
+            if (sqlite3_step(st) != SQLITE_DONE)
+                rc = sql_fail(w, "writing the scan literals");
+        }
     }
-    hs_free_database(pre);
-    free(blob);
+    free(lits);
     return rc;
 }
 
@@ -212,11 +213,10 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
     sqlite3_stmt *rec_st = NULL, *fts_st = NULL, *alias_st = NULL, *edge_st = NULL, *hs_st = NULL,
                  *pre_st = NULL;
     hs_database_t *hs = NULL;
-    unsigned char *unfiltered = calloc(set->n ? set->n : 1, 1);
     char *blob = NULL;
     size_t blob_len = 0;
     errata_code rc = ERRATA_OK;
-    if (!regexes || !engines || !unfiltered) {
+    if (!regexes || !engines) {
         rc = set_error(w->err, ERRATA_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -232,7 +232,7 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
             SQLITE_OK ||
         sqlite3_prepare_v2(w->db, "INSERT INTO hs_database VALUES(1, ?)", -1, &hs_st, NULL) !=
             SQLITE_OK ||
-        sqlite3_prepare_v2(w->db, "INSERT INTO hs_prefilter VALUES(1, ?, ?)", -1, &pre_st, NULL) !=
+        sqlite3_prepare_v2(w->db, "INSERT INTO scan_literals VALUES(?, ?)", -1, &pre_st, NULL) !=
             SQLITE_OK) {
         rc = sql_fail(w, "preparing statements");
         goto done;
@@ -258,13 +258,12 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
             rc = sql_fail(w, "writing the pattern database");
     }
     if (rc == ERRATA_OK)
-        rc = write_prefilter(w, pre_st, regexes, set->n, unfiltered, rep);
+        rc = write_scan_literals(w, pre_st, regexes, set->n, rep);
     rep->records = set->n;
 done:
     sqlite3_finalize(rec_st), sqlite3_finalize(fts_st), sqlite3_finalize(alias_st);
     sqlite3_finalize(edge_st), sqlite3_finalize(hs_st), sqlite3_finalize(pre_st);
     hs_free_database(hs);
-    free(unfiltered);
     free(blob);
     free(regexes);
     free(engines);

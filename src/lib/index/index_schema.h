@@ -28,10 +28,10 @@
     "CREATE INDEX edges_src ON edges(src);"                                                      \
     "CREATE INDEX edges_dst ON edges(dst);"                                                      \
     "CREATE TABLE hs_database(id INTEGER PRIMARY KEY CHECK (id = 1), blob BLOB NOT NULL);"       \
-    /* errata_scan's literal prefilter (multiscan_compile_prefilter): a streaming-mode Hyperscan \
-     * database, and one byte a record (rid order), 1 when its pattern has no literals. */     \
-    "CREATE TABLE hs_prefilter(id INTEGER PRIMARY KEY CHECK (id = 1), blob BLOB NOT NULL,"      \
-    "  unfiltered BLOB NOT NULL);"                                                               \
+    /* errata_scan's prefilter: the literals every match of a record's pattern contains, one row   \
+     * each (pattern_required_literals); a record without them has no row. */                  \
+    "CREATE TABLE scan_literals(rid INTEGER NOT NULL REFERENCES records(rid),"                  \
+    "  literal TEXT NOT NULL);"                                                                  \
     "CREATE VIRTUAL TABLE records_fts USING fts5("                                               \
     "  signature, aliases, root_cause, workarounds, zh, tokenize = 'unicode61');"
 

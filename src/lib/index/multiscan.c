@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "error.h"
-#include "pattern.h"
 #include "strbuf.h"
 
 /* The flags mirror pattern_compile(): case-insensitive, ^ and $ at line ends, UTF-8, with ASCII
@@ -239,72 +238,5 @@ errata_code multiscan_compile(const char *const *regexes, engine_kind *engines, 
     for (size_t i = 0; i < n; i++)
         free(exprs[i]);
     free(exprs);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ the literal prefilter */
-
-errata_code multiscan_compile_prefilter(const char *const *regexes, size_t n, hs_database_t **out,
-                                        unsigned char *unfiltered, errata_error *err)
-{
-    *out = NULL;
-    enum { MAX_ALTS = 64 };
-    char (*lits)[PATTERN_MAX_LITERAL + 1] = malloc(MAX_ALTS * sizeof *lits);
-    size_t cap = n * 2 + 1, m = 0;
-    const char **exprs = malloc(cap * sizeof *exprs);
-    size_t *lens = malloc(cap * sizeof *lens);
-    unsigned *ids = malloc(cap * sizeof *ids), *flags = malloc(cap * sizeof *flags);
-    strbuf store;
-    sb_init(&store);
-    size_t *offsets = malloc(cap * sizeof *offsets);
-    errata_code rc = ERRATA_OK;
-    if (!lits || !exprs || !lens || !ids || !flags || !offsets) {
-        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling the prefilter");
-        goto done;
-    }
-    for (size_t i = 0; i < n && rc == ERRATA_OK; i++) {
-        size_t k = pattern_required_literals(regexes[i], lits, MAX_ALTS);
-        unfiltered[i] = k == 0;
-        for (size_t j = 0; j < k; j++) {
-            if (m == cap) {
-                cap *= 2;
-                const char **e2 = realloc(exprs, cap * sizeof *e2);
-                exprs = e2 ? e2 : exprs;
-                size_t *l2 = realloc(lens, cap * sizeof *l2), *o2 = realloc(offsets, cap * sizeof *o2);
-                lens = l2 ? l2 : lens, offsets = o2 ? o2 : offsets;
-                unsigned *i2 = realloc(ids, cap * sizeof *i2), *f2 = realloc(flags, cap * sizeof *f2);
-                ids = i2 ? i2 : ids, flags = f2 ? f2 : flags;
-                if (!e2 || !l2 || !o2 || !i2 || !f2) {
-                    rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling the prefilter");
-                    break;
-                }
-            }
-            offsets[m] = store.len;
-            lens[m] = strlen(lits[j]);
-            sb_append(&store, lits[j], lens[m] + 1); /* with its NUL, for the error message */
-            ids[m] = (unsigned)i;
-            flags[m] = HS_FLAG_CASELESS;
-            m++;
-        }
-    }
-    if (rc != ERRATA_OK || m == 0)
-        goto done;
-    if (store.failed) {
-        rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory compiling the prefilter");
-        goto done;
-    }
-    for (size_t j = 0; j < m; j++)
-        exprs[j] = store.buf + offsets[j];
-    hs_compile_error_t *cerr = NULL;
-    if (hs_compile_lit_multi(exprs, flags, ids, lens, (unsigned)m, HS_MODE_STREAM, NULL, out,
-                             &cerr) != HS_SUCCESS) {
-        rc = set_error(err, ERRATA_ERR_INTERNAL, "could not compile the literal prefilter: %s",
-                       cerr ? cerr->message : "unknown error");
-        *out = NULL;
-    }
-    hs_free_compile_error(cerr);
-done:
-    free(lits), free(exprs), free(lens), free(ids), free(flags), free(offsets);
-    sb_free(&store);
     return rc;
 }

@@ -32,13 +32,4 @@ engine_kind multiscan_classify(const char *regex);
 errata_code multiscan_compile(const char *const *regexes, engine_kind *engines, size_t n,
                               hs_database_t **out, errata_error *err);
 
-/* The literal prefilter of errata_scan (src/lib/scan/): a streaming-mode database of the
- * strings every match of a pattern must contain (pattern_required_literals), literal i
- * reporting the id of its pattern. A log is scanned by it at the speed of a literal matcher,
- * and the full patterns run only on the lines around its hits. unfiltered[i] (n entries) is
- * set for a pattern without such literals, which the scan must try on its own. *out is NULL
- * when no pattern has literals. */
-errata_code multiscan_compile_prefilter(const char *const *regexes, size_t n, hs_database_t **out,
-                                        unsigned char *unfiltered, errata_error *err);
-
 #endif

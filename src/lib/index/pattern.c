@@ -308,31 +308,6 @@ static void skip_group(scanner *sc)
     }
 }
 
-/* Runs of literal characters, and the longest one seen. */
-typedef struct {
-    char run[PATTERN_MAX_LITERAL + 1];
-    size_t n;       /* the run being read */
-    char *best;     /* the longest run so far, NUL-terminated */
-    size_t best_n, best_size;
-} literal_runs;
-
-static void run_add(literal_runs *r, char c)
-{
-    if (r->n < PATTERN_MAX_LITERAL)
-        r->run[r->n++] = (char)tolower((unsigned char)c);
-}
-
-/* Ends the run being read, keeping it when it is the longest so far. */
-static void run_end(literal_runs *r)
-{
-    if (r->n > r->best_n && r->n < r->best_size) {
-        memcpy(r->best, r->run, r->n);
-        r->best_n = r->n;
-        r->best[r->n] = '\0';
-    }
-    r->n = 0;
-}
-
 static bool printable_ascii(unsigned char c) { return c >= 0x20 && c <= 0x7e; }
 
 typedef char literal[PATTERN_MAX_LITERAL + 1];
@@ -375,19 +350,118 @@ static size_t group_body(const char *regex, size_t open, size_t end)
     return i < end && regex[i] == ':' && i > open + 2 ? i + 1 : 0;
 }
 
+/* A set of strings one of which the text must contain at this point of a sequence: a run of
+ * literal characters is one string; a group of literal alternatives ("(?:passes|copies) lock")
+ * multiplies the set, so that "passes lock" and "copies lock" are looked for rather than the
+ * shorter "passes" and "copies". */
+#define SET_MAX 16
+typedef struct {
+    literal s[SET_MAX];
+    size_t n; /* 0: no set is being read */
+} strset;
+
+static void set_add_char(strset *set, char c)
+{
+    if (set->n == 0)
+        set->n = 1, set->s[0][0] = '\0';
+    for (size_t i = 0; i < set->n; i++) {
+        size_t len = strlen(set->s[i]);
+        if (len < PATTERN_MAX_LITERAL)
+            set->s[i][len] = (char)tolower((unsigned char)c), set->s[i][len + 1] = '\0';
+    }
+}
+
+/* The best candidate so far: the set whose shortest string is longest, the smaller on a tie. */
+typedef struct {
+    literal *lits;
+    size_t max, n, shortest;
+} best_set;
+
+static void offer(best_set *b, const literal *lits, size_t n)
+{
+    size_t m = shortest(lits, n);
+    if (n && n <= b->max && (m > b->shortest || (m == b->shortest && n < b->n))) {
+        memmove(b->lits, lits, n * sizeof *lits);
+        b->n = n, b->shortest = m;
+    }
+}
+
+static void set_end(strset *set, best_set *b)
+{
+    offer(b, set->s, set->n);
+    set->n = 0;
+}
+
+/* The alternatives of the group body regex[from, to) when each is nothing but literal
+ * characters, into alts; false otherwise. */
+static bool literal_alternatives(const char *regex, size_t from, size_t to, strset *alts)
+{
+    alts->n = 1, alts->s[0][0] = '\0';
+    for (size_t i = from; i < to;) {
+        char c = regex[i++], lit = c;
+        if (c == '|') {
+            if (alts->n == SET_MAX)
+                return false;
+            alts->s[alts->n++][0] = '\0';
+            continue;
+        }
+        if (c == '\\') {
+            if (i >= to || isalnum((unsigned char)regex[i]) || !printable_ascii((unsigned char)regex[i]))
+                return false;
+            lit = regex[i++];
+        } else if (!printable_ascii((unsigned char)c) || strchr(".^$*+?{}[]()", c)) {
+            return false;
+        }
+        size_t len = strlen(alts->s[alts->n - 1]);
+        if (len < PATTERN_MAX_LITERAL)
+            alts->s[alts->n - 1][len] = (char)tolower((unsigned char)lit),
+                          alts->s[alts->n - 1][len + 1] = '\0';
+    }
+    return true;
+}
+
+/* Appends each of alts to each string of set (set becomes their product). */
+static void set_multiply(strset *set, const strset *alts, best_set *b)
+{
+    if (set->n == 0) {
+        *set = *alts;
+        return;
+    }
+    if (set->n * alts->n > SET_MAX) {
+        set_end(set, b);
+        *set = *alts;
+        return;
+    }
+    strset out = {.n = 0};
+    for (size_t i = 0; i < set->n; i++)
+        for (size_t j = 0; j < alts->n; j++) {
+            size_t a = strlen(set->s[i]), c = strlen(alts->s[j]);
+            if (c > PATTERN_MAX_LITERAL - a)
+                c = PATTERN_MAX_LITERAL - a;
+            memcpy(out.s[out.n], set->s[i], a);
+            memcpy(out.s[out.n] + a, alts->s[j], c);
+            out.s[out.n++][a + c] = '\0';
+        }
+    *set = out;
+}
+
 /* The best set of strings one of which every match of the sequence regex[from, to) (no
- * top-level '|') contains: its longest run of mandatory literal characters, or the literals of
- * one of its mandatory groups, whichever has the longest shortest member. Returns how many
- * were written into lits (at most max), 0 when the sequence has none worth filtering on. */
+ * top-level '|') contains: a run of mandatory literal characters (multiplied by literal
+ * groups within it, strset), or the literals of one of its mandatory groups, whichever has the
+ * longest shortest member. Returns how many were written into lits (at most max), 0 when the
+ * sequence has none worth filtering on. */
 static size_t sequence_literals(const char *regex, size_t from, size_t to, literal *lits,
                                 size_t max, int depth)
 {
     scanner sc = {regex, from, to};
-    literal run_best;
-    literal_runs r = {.best = run_best, .best_size = sizeof run_best};
-    run_best[0] = '\0';
+    best_set b = {lits, max, 0, 0};
+    strset *cur = malloc(sizeof *cur), *alts = malloc(sizeof *alts);
     literal *group = depth < 8 ? malloc(max * sizeof *group) : NULL;
-    size_t best_n = 0, best_short = 0;
+    if (!cur || !alts) {
+        free(cur), free(alts), free(group);
+        return 0;
+    }
+    cur->n = 0;
     while (sc.i < sc.n) {
         size_t at = sc.i;
         char c = sc.s[sc.i++], lit = 0;
@@ -396,18 +470,20 @@ static size_t sequence_literals(const char *regex, size_t from, size_t to, liter
         if (c == '\\' && sc.i < sc.n && sc.s[sc.i] == 'Q') {
             const char *end = strstr(sc.s + sc.i + 1, "\\E");
             size_t stop = end && (size_t)(end - sc.s) < sc.n ? (size_t)(end - sc.s) : sc.n;
+            bool cut = false;
             for (size_t j = sc.i + 1; j < stop; j++) {
                 if (printable_ascii((unsigned char)sc.s[j]))
-                    run_add(&r, sc.s[j]);
+                    set_add_char(cur, sc.s[j]);
                 else
-                    run_end(&r);
+                    set_end(cur, &b), cut = true;
             }
             sc.i = stop < sc.n ? stop + 2 : sc.n;
             bool quantified;
-            if (quantifier_allows_zero(&sc, &quantified) && r.n)
-                r.n--; /* the quantifier makes the last quoted character optional */
+            if (quantifier_allows_zero(&sc, &quantified) && cur->n && !cut)
+                for (size_t i = 0; i < cur->n; i++) /* the last quoted character is optional */
+                    cur->s[i][strlen(cur->s[i]) - (strlen(cur->s[i]) > 0)] = '\0';
             if (quantified)
-                run_end(&r);
+                set_end(cur, &b);
             continue;
         }
         if (c == '\\') {
@@ -426,26 +502,25 @@ static size_t sequence_literals(const char *regex, size_t from, size_t to, liter
         }
         bool quantified;
         bool optional = quantifier_allows_zero(&sc, &quantified);
-        if (is_lit && !optional)
-            run_add(&r, lit);
-        if (!is_lit || quantified)
-            run_end(&r);
-        if (group && body && !optional && close > body && regex[close] == ')') {
-            size_t k = alternation_literals(regex, body, close, group, max, depth + 1);
-            size_t m = shortest(group, k);
-            if (k && (m > best_short || (m == best_short && k < best_n))) {
-                memcpy(lits, group, k * sizeof *lits);
-                best_n = k, best_short = m;
+        bool group_ok = body && close > body && regex[close] == ')';
+        if (is_lit && !optional) {
+            set_add_char(cur, lit);
+        } else if (group_ok && !optional && literal_alternatives(regex, body, close, alts)) {
+            set_multiply(cur, alts, &b);
+        } else {
+            set_end(cur, &b);
+            if (group && group_ok && !optional) {
+                size_t k = alternation_literals(regex, body, close, group, max, depth + 1);
+                if (k)
+                    offer(&b, group, k);
             }
         }
+        if (quantified)
+            set_end(cur, &b);
     }
-    run_end(&r);
-    free(group);
-    if (r.best_n && max && (r.best_n > best_short || (r.best_n == best_short && best_n > 1))) {
-        memcpy(lits[0], run_best, sizeof run_best);
-        best_n = 1, best_short = r.best_n;
-    }
-    return best_short >= PATTERN_MIN_REQUIRED_LITERAL ? best_n : 0;
+    set_end(cur, &b);
+    free(cur), free(alts), free(group);
+    return b.shortest >= PATTERN_MIN_REQUIRED_LITERAL ? b.n : 0;
 }
 
 /* The literals of every alternative of regex[from, to), together; 0 when one has none. */

@@ -26,23 +26,60 @@
  * repeats a line a million times should not cost a million PCRE2 calls. */
 #define MAX_OCCURRENCES 1000
 
+/* The patterns to confirm: a list, not a bitmap of every record, so that a lookup of a short
+ * text costs the same at any size of the knowledge base. */
 typedef struct {
-    unsigned char *hit; /* hit[i]: Hyperscan reported pattern i; n entries */
-    size_t n;
-    bool stray;         /* Hyperscan reported an id >= n: the index is inconsistent */
+    size_t *ids;
+    size_t n, cap;
+    size_t n_entries;   /* the db's: ids are below it */
+    bool stray;         /* Hyperscan reported an id >= n_entries: the index is inconsistent */
+    bool failed;        /* out of memory */
 } scan_state;
+
+static bool add_candidate(scan_state *st, size_t id)
+{
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 32;
+        size_t *p = realloc(st->ids, cap * sizeof *p);
+        if (!p) {
+            st->failed = true;
+            return false;
+        }
+        st->ids = p, st->cap = cap;
+    }
+    st->ids[st->n++] = id;
+    return true;
+}
 
 static int on_hs_match(unsigned int id, unsigned long long from, unsigned long long to,
                        unsigned int flags, void *ctx)
 {
     (void)from, (void)to, (void)flags;
     scan_state *st = ctx;
-    if (id >= st->n) { /* errata_open checks the counts agree; never trust a file that far */
+    if (id >= st->n_entries) { /* errata_open checks the counts agree; never trust a file that far */
         st->stray = true;
         return 1; /* stop scanning */
     }
-    st->hit[id] = 1;
-    return 0;
+    return add_candidate(st, id) ? 0 : 1; /* SINGLEMATCH: each id once */
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts the candidates and drops repeats: every pattern is confirmed once, in id order. */
+static void unique_candidates(scan_state *st)
+{
+    if (st->n < 2)
+        return;
+    qsort(st->ids, st->n, sizeof *st->ids, cmp_size);
+    size_t k = 1;
+    for (size_t i = 1; i < st->n; i++)
+        if (st->ids[i] != st->ids[k - 1])
+            st->ids[k++] = st->ids[i];
+    st->n = k;
 }
 
 static bool add_warning(errata_result *res, const char *fmt, const char *arg)
@@ -302,16 +339,15 @@ void errata_result_free(errata_result *res)
 }
 
 /* Runs the confirmation step over every candidate and keeps the matches. */
-static errata_code confirm_all(errata_db *db, const unsigned char *hit, const char *text,
+static errata_code confirm_all(errata_db *db, const scan_state *st, const char *text,
                                size_t len, const errata_env *env, errata_result *res,
                                errata_error *err)
 {
     size_t total_lines = res->input_lines;
     pcre2_match_data *md = NULL;
     errata_code rc = ERRATA_OK;
-    for (size_t i = 0; i < db->n && rc == ERRATA_OK; i++) {
-        if (!hit[i])
-            continue;
+    for (size_t c = 0; c < st->n && rc == ERRATA_OK; c++) {
+        size_t i = st->ids[c];
         const pcre2_code *re = db_pattern(db, i, NULL);
         if (!re) {
             add_warning(res, "the pattern of %s does not compile; it was skipped",
@@ -370,11 +406,13 @@ errata_code errata_lookup(errata_db *db, const char *text, size_t len,
                          "the input is %zu bytes, over the limit of %zu bytes; give the part of "
                          "the log around the error, or scan the whole log with errata scan",
                          len, max_input);
-    return lookup_text(db, text, len, opts ? opts->env : NULL, true, max_results, out, err);
+    return lookup_text(db, text, len, opts ? opts->env : NULL, true, max_results, NULL, 0, out,
+                       err);
 }
 
 errata_code lookup_text(errata_db *db, const char *text, size_t len, const errata_env *env,
-                        bool guesses, size_t max_results, errata_result **out, errata_error *err)
+                        bool guesses, size_t max_results, const uint32_t *candidates,
+                        size_t n_candidates, errata_result **out, errata_error *err)
 {
     *out = NULL;
     strbuf norm;
@@ -390,17 +428,20 @@ errata_code lookup_text(errata_db *db, const char *text, size_t len, const errat
         return set_error(err, ERRATA_ERR_ARG, "the input is empty: give the error text to look up");
     }
     errata_result *res = calloc(1, sizeof *res);
-    scan_state st = {calloc(db->n ? db->n : 1, 1), db->n, false};
+    scan_state st = {.n_entries = db->n};
     errata_code rc = ERRATA_OK;
-    if (!res || !st.hit)
+    if (!res)
         rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
     if (rc == ERRATA_OK) {
         res->input_bytes = len;
         res->input_lines = normalized_lines(norm.buf, norm.len);
         res->has_env = env != NULL;
         for (size_t k = 0; k < db->n_pcre_only; k++)
-            st.hit[db->pcre_only[k]] = 1;
-        if (db->hs) {
+            add_candidate(&st, db->pcre_only[k]);
+        for (size_t k = 0; candidates && k < n_candidates; k++)
+            if (candidates[k] < db->n)
+                add_candidate(&st, candidates[k]);
+        if (db->hs && !candidates) {
             hs_scratch_t *scratch = db_take_scratch(db);
             if (!scratch)
                 rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory (pattern scratch space)");
@@ -414,9 +455,12 @@ errata_code lookup_text(errata_db *db, const char *text, size_t len, const errat
                                "with errata build", db->path);
             db_give_scratch(db, scratch);
         }
+        if (rc == ERRATA_OK && st.failed)
+            rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
+        unique_candidates(&st);
     }
     if (rc == ERRATA_OK)
-        rc = confirm_all(db, st.hit, norm.buf, norm.len, env, res, err);
+        rc = confirm_all(db, &st, norm.buf, norm.len, env, res, err);
     if (rc == ERRATA_OK && res->n == 0 && guesses) {
         /* No pattern matched: offer the records the text's words point to, as guesses. */
         char *q = fallback_query(norm.buf, norm.len);
@@ -426,7 +470,7 @@ errata_code lookup_text(errata_db *db, const char *text, size_t len, const errat
             rc = search_records(db, q, strlen(q), max_results, true, res, err);
         free(q);
     }
-    free(st.hit);
+    free(st.ids);
     sb_free(&norm);
     if (rc != ERRATA_OK) {
         errata_result_free(res);

@@ -5,6 +5,7 @@
 #define ERRATA_LOOKUP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "record.h"
 
@@ -85,9 +86,12 @@ struct errata_result {
 bool lookup_is_cause_of(const record *a, const record *b);
 
 /* errata_lookup with its parts chosen: guesses says whether to fall back on full-text guesses
- * when no pattern matched, max_results 0 keeps every match. errata_scan confirms its windows
- * with it (no guesses, every match). */
+ * when no pattern matched, max_results 0 keeps every match. candidates, when not NULL, are
+ * the patterns that may match (n_candidates of them): the Hyperscan pass is skipped and only
+ * they (and the patterns only PCRE2 runs) are tried. errata_scan confirms its windows with
+ * it: no guesses, every match, the candidates its prefilter found. */
 errata_code lookup_text(errata_db *db, const char *text, size_t len, const errata_env *env,
-                        bool guesses, size_t max_results, errata_result **out, errata_error *err);
+                        bool guesses, size_t max_results, const uint32_t *candidates,
+                        size_t n_candidates, errata_result **out, errata_error *err);
 
 #endif

@@ -13,17 +13,27 @@
 
 #include "db.h"
 #include "error.h"
+#include "pattern.h"
+#include "prefilter.h"
 
 /* Input is taken in pieces of at most this many bytes, whatever the caller feeds. */
 #define FEED_PIECE ((size_t)1 << 20)
 
 typedef enum { ESC_NONE, ESC_START, ESC_CSI, ESC_OSC, ESC_OSC_ESC } esc_state;
 
+typedef struct {
+    uint64_t end;     /* the offset just past the literal */
+    uint32_t pattern; /* the db entry whose literal it is */
+} hit;
+
+/* A window whose hits name more patterns than this tries every pattern. */
+#define WINDOW_MAX_CANDIDATES 64
+
 struct errata_scan {
     errata_db *db;
     errata_scan_options opts;
-    hs_stream_t *stream;
-    hs_scratch_t *scratch;
+    const prefilter *pf;  /* owned by the db */
+    prefilter_state pfs;
     esc_state esc;
 
     strbuf text;          /* the stream from offset base on */
@@ -32,12 +42,13 @@ struct errata_scan {
     uint64_t cursor;      /* an offset ≥ base whose line number is cursor_line */
     uint64_t cursor_line;
 
-    uint64_t *hits;       /* end offsets the prefilter reported in the piece being read */
+    hit *hits;            /* what the prefilter reported in the piece being read */
     size_t n_hits, cap_hits;
-    bool hits_failed;     /* out of memory collecting them */
 
     bool open;            /* a window is being gathered */
     uint64_t w_start, w_last_hit;
+    uint32_t cand[WINDOW_MAX_CANDIDATES]; /* the window's patterns whose literals it holds */
+    size_t n_cand;        /* WINDOW_MAX_CANDIDATES + 1: too many, try every pattern */
     uint64_t closed_end;  /* where the last closed window ended: windows never overlap */
 
     errata_finding **f;   /* in order of first line */
@@ -359,7 +370,9 @@ static errata_code confirm_window(errata_scan *s, uint64_t from, uint64_t to, er
             w[i] = ' ';
     errata_result *res = NULL;
     errata_error e = {0};
-    errata_code rc = lookup_text(s->db, w, len, s->opts.env, false, 0, &res, &e);
+    bool all = s->n_cand > WINDOW_MAX_CANDIDATES;
+    errata_code rc = lookup_text(s->db, w, len, s->opts.env, false, 0, all ? NULL : s->cand,
+                                 all ? 0 : s->n_cand, &res, &e);
     if (rc == ERRATA_ERR_ARG) { /* nothing but blanks once normalised */
         free(w);
         return ERRATA_OK;
@@ -387,33 +400,59 @@ static errata_code close_window(errata_scan *s, errata_error *err)
     return rc;
 }
 
+static int cmp_hit(const void *a, const void *b)
+{
+    const hit *x = a, *y = b;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static void add_candidate(errata_scan *s, uint32_t pattern)
+{
+    for (size_t i = 0; i < s->n_cand && i < WINDOW_MAX_CANDIDATES; i++)
+        if (s->cand[i] == pattern)
+            return;
+    if (s->n_cand < WINDOW_MAX_CANDIDATES)
+        s->cand[s->n_cand++] = pattern;
+    else
+        s->n_cand = WINDOW_MAX_CANDIDATES + 1;
+}
+
+/* A literal the prefilter defers (prefilter.h) ends at most this far before the end of the
+ * text read; a window reaching into that tail stays open for the next piece. */
+#define DEFERRED_TAIL (PATTERN_MAX_LITERAL + 8)
+
 /* Gathers the hits of the piece just scanned into windows, confirming every window that is
  * complete. */
 static errata_code take_hits(errata_scan *s, errata_error *err)
 {
     errata_code rc = ERRATA_OK;
+    /* The two kinds of literal (prefilter.h) report in their own order. */
+    if (s->n_hits > 1)
+        qsort(s->hits, s->n_hits, sizeof *s->hits, cmp_hit);
     for (size_t i = 0; i < s->n_hits && rc == ERRATA_OK; i++) {
-        uint64_t h = s->hits[i];
+        uint64_t h = s->hits[i].end;
         if (s->open) {
             bool complete;
             uint64_t end = window_end(s, s->w_last_hit, &complete);
-            if (h <= end && h - s->w_start <= WINDOW_MAX_BYTES) {
-                s->w_last_hit = h;
+            if (h <= end) { /* inside the window: its pattern is tried there */
+                add_candidate(s, s->hits[i].pattern);
+                if (h - s->w_start <= WINDOW_MAX_BYTES)
+                    s->w_last_hit = h;
                 continue;
             }
             rc = close_window(s, err);
         }
-        if (h <= s->closed_end)
-            continue; /* already inside a confirmed window */
         s->open = true;
         s->w_start = window_start(s, h);
         s->w_last_hit = h;
+        s->n_cand = 0;
+        add_candidate(s, s->hits[i].pattern);
     }
     s->n_hits = 0;
     if (rc == ERRATA_OK && s->open) {
         bool complete;
-        window_end(s, s->w_last_hit, &complete);
-        if (complete)
+        uint64_t end = window_end(s, s->w_last_hit, &complete);
+        if (complete && (s->finished || end + DEFERRED_TAIL <= s->total))
             rc = close_window(s, err);
     }
     return rc;
@@ -438,24 +477,44 @@ static void trim(errata_scan *s)
 
 /* ------------------------------------------------------------------ the API */
 
-static int on_hit(unsigned int id, unsigned long long from, unsigned long long to,
-                  unsigned int flags, void *ctx)
+static int on_hit(uint64_t end, uint32_t pattern, void *ctx)
 {
-    (void)id, (void)from, (void)flags;
     errata_scan *s = ctx;
-    if (s->n_hits && s->hits[s->n_hits - 1] == to)
-        return 0; /* several literals ending at one place: one hit */
     if (s->n_hits == s->cap_hits) {
         size_t cap = s->cap_hits ? 2 * s->cap_hits : 256;
-        uint64_t *p = realloc(s->hits, cap * sizeof *p);
-        if (!p) {
-            s->hits_failed = true;
+        hit *p = realloc(s->hits, cap * sizeof *p);
+        if (!p)
             return 1;
-        }
         s->hits = p, s->cap_hits = cap;
     }
-    s->hits[s->n_hits++] = to;
+    s->hits[s->n_hits++] = (hit){end, pattern};
     return 0;
+}
+
+static void free_prefilter(void *p) { prefilter_free(p); }
+
+/* The db's prefilter, built from its scan literals on the first scan. */
+static errata_code db_prefilter(errata_db *db, const prefilter **out, errata_error *err)
+{
+    pthread_mutex_lock(&db->lock);
+    errata_code rc = ERRATA_OK;
+    if (!db->scan_cache) {
+        char **lits = NULL;
+        uint32_t *ids = NULL;
+        size_t n = 0;
+        prefilter *p = NULL;
+        rc = db_scan_literals(db, &lits, &ids, &n, err);
+        if (rc == ERRATA_OK)
+            rc = prefilter_new((const char *const *)lits, ids, n, &p, err);
+        if (rc == ERRATA_OK)
+            db->scan_cache = p, db->scan_cache_free = free_prefilter;
+        for (size_t i = 0; i < n; i++)
+            free(lits[i]);
+        free(lits), free(ids);
+    }
+    *out = db->scan_cache;
+    pthread_mutex_unlock(&db->lock);
+    return rc;
 }
 
 errata_code errata_scan_open(errata_db *db, const errata_scan_options *opts, errata_scan **out,
@@ -464,7 +523,8 @@ errata_code errata_scan_open(errata_db *db, const errata_scan_options *opts, err
     *out = NULL;
     if (!db)
         return set_error(err, ERRATA_ERR_ARG, "no database given");
-    errata_code rc = db_load_prefilter(db, err);
+    const prefilter *pf = NULL;
+    errata_code rc = db_prefilter(db, &pf, err);
     if (rc != ERRATA_OK)
         return rc;
     errata_scan *s = calloc(1, sizeof *s);
@@ -482,10 +542,10 @@ errata_code errata_scan_open(errata_db *db, const errata_scan_options *opts, err
     }
     for (size_t i = 0; i < db->n; i++)
         s->by_entry[i] = -1;
-    if (db->prefilter && (hs_alloc_scratch(db->prefilter, &s->scratch) != HS_SUCCESS ||
-                          hs_open_stream(db->prefilter, 0, &s->stream) != HS_SUCCESS)) {
+    s->pf = pf;
+    if ((rc = prefilter_start(pf, &s->pfs, err)) != ERRATA_OK) {
         errata_scan_free(s);
-        return set_error(err, ERRATA_ERR_NOMEM, "out of memory (prefilter stream)");
+        return rc;
     }
     *out = s;
     return ERRATA_OK;
@@ -498,15 +558,12 @@ static errata_code feed_piece(errata_scan *s, const char *buf, size_t len, errat
     if (s->text.failed)
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory scanning");
     size_t added = s->text.len - before;
+    uint64_t from = s->total;
     s->total += added;
-    if (s->stream && added &&
-        hs_scan_stream(s->stream, s->text.buf + before, (unsigned)added, 0, s->scratch, on_hit, s) !=
-            HS_SUCCESS &&
-        !s->hits_failed)
-        return set_error(err, ERRATA_ERR_INTERNAL, "the prefilter scan failed");
-    if (s->hits_failed)
-        return set_error(err, ERRATA_ERR_NOMEM, "out of memory scanning");
-    errata_code rc = take_hits(s, err);
+    errata_code rc = prefilter_scan(s->pf, &s->pfs, s->text.buf, s->base, from, s->total, false,
+                                    on_hit, s, err);
+    if (rc == ERRATA_OK)
+        rc = take_hits(s, err);
     if (rc == ERRATA_OK)
         trim(s);
     return rc;
@@ -535,13 +592,10 @@ errata_code errata_scan_finish(errata_scan *s, errata_error *err)
     if (s->finished)
         return ERRATA_OK;
     s->finished = true;
-    if (s->stream) {
-        hs_error_t hr = hs_close_stream(s->stream, s->scratch, on_hit, s);
-        s->stream = NULL;
-        if (hr != HS_SUCCESS || s->hits_failed)
-            return set_error(err, ERRATA_ERR_INTERNAL, "the prefilter scan failed");
-    }
-    errata_code rc = take_hits(s, err);
+    errata_code rc = prefilter_scan(s->pf, &s->pfs, s->text.buf, s->base, s->total, s->total,
+                                    true, on_hit, s, err);
+    if (rc == ERRATA_OK)
+        rc = take_hits(s, err);
     if (rc == ERRATA_OK && s->open)
         rc = close_window(s, err);
     /* Lines: a last line without its newline still counts. */
@@ -555,9 +609,7 @@ void errata_scan_free(errata_scan *s)
 {
     if (!s)
         return;
-    if (s->stream)
-        hs_close_stream(s->stream, NULL, NULL, NULL);
-    hs_free_scratch(s->scratch);
+    prefilter_end(&s->pfs);
     for (size_t i = 0; i < s->n_f; i++)
         finding_free(s->f[i]);
     free(s->f);
