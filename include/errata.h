@@ -101,6 +101,10 @@ ERRATA_API const char *errata_record_root_cause(const errata_record *r);
 ERRATA_API const char *errata_record_verification_tier(const errata_record *r);
 ERRATA_API double errata_record_confidence(const errata_record *r);
 ERRATA_API double errata_record_fix_success_rate(const errata_record *r);
+/* Non-zero when the failure is transient infrastructure (network timeouts, a registry's 5xx,
+ * DNS, rate limits, an OOM-killed runner), worth retrying unchanged: the record's "transient"
+ * field, or when it has none, its category being network_error. */
+ERRATA_API int errata_record_transient(const errata_record *r);
 ERRATA_API size_t errata_record_workaround_count(const errata_record *r);
 ERRATA_API const char *errata_record_workaround_action(const errata_record *r, size_t i);
 ERRATA_API const char *errata_record_workaround_how(const errata_record *r, size_t i);
@@ -276,6 +280,13 @@ ERRATA_API const errata_finding *errata_scan_finding(const errata_scan *s, size_
 ERRATA_API unsigned long long errata_scan_bytes(const errata_scan *s);
 /* Lines read (after errata_scan_finish). */
 ERRATA_API unsigned long long errata_scan_lines(const errata_scan *s);
+/* Non-zero when the scan found failures and every one is transient (errata_record_transient):
+ * running the command again unchanged may succeed. */
+ERRATA_API int errata_scan_retryable(const errata_scan *s);
+/* Whether a finding falls under fail_on, a comma-separated list of categories (network_error,
+ * build_error, …) and the words "transient", "defect" (not transient) and "any": 1 when one
+ * does, 0 when none does, -1 (err: ERRATA_ERR_ARG) for a list with an empty or malformed item. */
+ERRATA_API int errata_scan_fails_on(const errata_scan *s, const char *fail_on, errata_error *err);
 /* Records skipped on some part of the input (a pattern's match limit), and why. */
 ERRATA_API size_t errata_scan_warning_count(const errata_scan *s);
 ERRATA_API const char *errata_scan_warning(const errata_scan *s, size_t i);

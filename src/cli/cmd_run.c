@@ -166,56 +166,14 @@ static void tell_findings(const errata_scan *scan, const char *source,
     free(text);
 }
 
-int cmd_run(int argc, char **argv, cli_common *common)
+/* One run of the command: its output passed through and scanned into *scan (opened here,
+ * the caller frees it). Returns the command's status as a shell reports it. */
+static int attempt(char **cmd, errata_db *db, const errata_env *env, errata_scan **scan)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
-        {"report", required_argument, NULL, 'r'}, {"jsonl", no_argument, NULL, 'l'},
-        {"sarif", no_argument, NULL, 's'},       {"github", no_argument, NULL, 'g'},
-        {"markdown", no_argument, NULL, 'm'},    {"source", required_argument, NULL, 'n'},
-        {NULL, 0, NULL, 0}};
-    errata_format fmt = ERRATA_FORMAT_TEXT;
-    const char *report_path = NULL, *source = NULL;
-    cli_env envopts = {0};
-    int opt, status = -1;
-    optind = 1;
-    /* '+': options end at the command's name, so its own options are never ours. */
-    while ((opt = cli_getopt(argc, argv, "+h", longopts, common, &envopts, CLI_HELP_run,
-                             &status)) != -1) {
-        switch (opt) {
-        case 'r': report_path = optarg; break;
-        case 'l': fmt = ERRATA_FORMAT_JSONL; break;
-        case 's': fmt = ERRATA_FORMAT_SARIF; break;
-        case 'g': fmt = ERRATA_FORMAT_GITHUB; break;
-        case 'm': fmt = ERRATA_FORMAT_MARKDOWN; break;
-        case 'n': source = optarg; break;
-        }
-    }
-    if (status >= 0)
-        return status;
-    if (common->json)
-        fmt = ERRATA_FORMAT_JSON;
-    if (optind >= argc) {
-        cli_error("give the command to run after --: errata run -- make test");
-        return EXIT_TROUBLE;
-    }
-    char **cmd = argv + optind;
-    if (!source)
-        source = cmd[0];
-    errata_env *env = NULL;
-    if (cli_env_given(&envopts) && !(env = cli_env_build(&envopts)))
-        return EXIT_TROUBLE;
-    errata_db *db = cli_open_db(common);
-    errata_scan *scan = NULL;
     errata_error err = {0};
     errata_scan_options so = {.env = env};
-    if (!db || errata_scan_open(db, &so, &scan, &err) != ERRATA_OK) {
-        if (db)
-            cli_report(&err);
-        errata_close(db);
-        errata_env_free(env);
-        return EXIT_TROUBLE;
-    }
+    if (errata_scan_open(db, &so, scan, &err) != ERRATA_OK)
+        return cli_report(&err);
     int out_pipe[2], err_pipe[2];
     stream st[2] = {{-1, 1, NULL, 0}, {-1, 2, NULL, 0}};
     st[0].pending = malloc(PENDING_MAX), st[1].pending = malloc(PENDING_MAX);
@@ -233,16 +191,9 @@ int cmd_run(int argc, char **argv, cli_common *common)
     int code = pid < 0 && st[0].pending && st[1].pending ? 127 : EXIT_TROUBLE;
     if (pid > 0) {
         child_pid = pid;
-        struct sigaction sa = {0};
-        sa.sa_handler = forward_signal;
-        sigemptyset(&sa.sa_mask);
-        int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-        for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-            sigaction(sigs[i], &sa, NULL);
-        signal(SIGPIPE, SIG_IGN);
-        errata_code rc = pump(st, scan, &err);
+        errata_code rc = pump(st, *scan, &err);
         if (rc == ERRATA_OK)
-            rc = errata_scan_finish(scan, &err);
+            rc = errata_scan_finish(*scan, &err);
         int ws = 0;
         while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
             ;
@@ -256,17 +207,109 @@ int cmd_run(int argc, char **argv, cli_common *common)
         } else {
             code = WEXITSTATUS(ws);
         }
-        errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
-        if (rc == ERRATA_OK && report_path && !write_report(scan, fmt, report_path, source, &ro) &&
-            code == 0)
-            code = EXIT_TROUBLE;
-        if (rc == ERRATA_OK && code != 0)
-            tell_findings(scan, source, &ro);
     }
     for (int i = 0; i < 2; i++)
         if (st[i].fd >= 0)
             close(st[i].fd);
     free(st[0].pending), free(st[1].pending);
+    return code;
+}
+
+static void forward_signals(void)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int cmd_run(int argc, char **argv, cli_common *common)
+{
+    static const struct option longopts[] = {
+        CLI_COMMON_LONGOPTS, CLI_ENV_LONGOPTS,
+        {"report", required_argument, NULL, 'r'}, {"jsonl", no_argument, NULL, 'l'},
+        {"sarif", no_argument, NULL, 's'},       {"github", no_argument, NULL, 'g'},
+        {"markdown", no_argument, NULL, 'm'},    {"source", required_argument, NULL, 'n'},
+        {"fail-on", required_argument, NULL, 'f'}, {"retry", required_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0}};
+    errata_format fmt = ERRATA_FORMAT_TEXT;
+    const char *report_path = NULL, *source = NULL, *fail_on = NULL;
+    unsigned long retries = 0;
+    cli_env envopts = {0};
+    int opt, status = -1;
+    optind = 1;
+    /* '+': options end at the command's name, so its own options are never ours. */
+    while ((opt = cli_getopt(argc, argv, "+h", longopts, common, &envopts, CLI_HELP_run,
+                             &status)) != -1) {
+        char *end;
+        switch (opt) {
+        case 'r': report_path = optarg; break;
+        case 'l': fmt = ERRATA_FORMAT_JSONL; break;
+        case 's': fmt = ERRATA_FORMAT_SARIF; break;
+        case 'g': fmt = ERRATA_FORMAT_GITHUB; break;
+        case 'm': fmt = ERRATA_FORMAT_MARKDOWN; break;
+        case 'n': source = optarg; break;
+        case 'f': fail_on = optarg; break;
+        case 'R':
+            retries = strtoul(optarg, &end, 10);
+            if (*end || optarg[0] == '-' || !*optarg || retries > 10) {
+                cli_error("--retry takes a whole number from 0 to 10, not '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            break;
+        }
+    }
+    if (status >= 0)
+        return status;
+    if (common->json)
+        fmt = ERRATA_FORMAT_JSON;
+    if (optind >= argc) {
+        cli_error("give the command to run after --: errata run -- make test");
+        return EXIT_TROUBLE;
+    }
+    char **cmd = argv + optind;
+    if (!source)
+        source = cmd[0];
+    errata_env *env = NULL;
+    if (cli_env_given(&envopts) && !(env = cli_env_build(&envopts)))
+        return EXIT_TROUBLE;
+    errata_db *db = cli_open_db(common);
+    if (!db) {
+        errata_env_free(env);
+        return EXIT_TROUBLE;
+    }
+    forward_signals();
+    errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
+    errata_scan *scan = NULL;
+    int code = EXIT_TROUBLE;
+    for (unsigned long n = 0;; n++) {
+        errata_scan_free(scan);
+        scan = NULL;
+        code = attempt(cmd, db, env, &scan);
+        /* Run again only a failure whose every finding is transient infrastructure. */
+        if (code == 0 || code == 127 || !scan || n == retries || !errata_scan_retryable(scan))
+            break;
+        fprintf(stderr, "errata: %s failed on transient infrastructure only (%s); running it "
+                        "again (%lu of %lu)\n", cmd[0],
+                errata_record_id(errata_match_record(
+                    errata_finding_match(errata_scan_finding(scan, 0)))),
+                n + 1, retries);
+    }
+    if (scan && fail_on && code == 0) {
+        errata_error ferr = {0};
+        int f = errata_scan_fails_on(scan, fail_on, &ferr);
+        if (f < 0)
+            code = cli_report(&ferr);
+        else if (f == 1)
+            code = EXIT_NONE; /* a finding under --fail-on fails a command that exited 0 */
+    }
+    if (scan && report_path && !write_report(scan, fmt, report_path, source, &ro) && code == 0)
+        code = EXIT_TROUBLE;
+    if (scan && code != 0)
+        tell_findings(scan, source, &ro);
     errata_scan_free(scan);
     errata_close(db);
     errata_env_free(env);

@@ -99,7 +99,8 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         {"jsonl", no_argument, NULL, 'l'},   {"sarif", no_argument, NULL, 's'},
         {"github", no_argument, NULL, 'g'},  {"markdown", no_argument, NULL, 'm'},
         {"source", required_argument, NULL, 'n'}, {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0}};
+        {"fail-on", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+    const char *fail_on = NULL;
     scan_cli c = {.fmt = ERRATA_FORMAT_TEXT};
     cli_env envopts = {0};
     int opt, status = -1, chosen = 0;
@@ -113,6 +114,7 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         case 'm': c.fmt = ERRATA_FORMAT_MARKDOWN, chosen++; break;
         case 'n': c.source = optarg; break;
         case 'q': c.quiet = true; break;
+        case 'f': fail_on = optarg; break;
         }
     }
     if (status >= 0)
@@ -136,14 +138,16 @@ int cmd_scan(int argc, char **argv, cli_common *common)
     size_t n_inputs = n_files > 0 ? (size_t)n_files : 1;
     char **docs = calloc(n_inputs, sizeof *docs);
     errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
-    status = EXIT_NONE;
+    /* As grep: 0 when something was found. With --fail-on, as a CI gate: 1 when a finding
+     * falls under the list, 0 otherwise. */
+    bool found = false, failing = false, trouble = false;
     for (size_t i = 0; docs && i < n_inputs; i++) {
         const char *name = n_files > 0 ? argv[optind + (int)i] : "-";
         bool is_stdin = strcmp(name, "-") == 0;
         FILE *in = is_stdin ? stdin : fopen(name, "rb");
         if (!in) {
             cli_error("%s: %s", name, strerror(errno));
-            status = EXIT_TROUBLE;
+            trouble = true;
             continue;
         }
         if (is_stdin && isatty(STDIN_FILENO))
@@ -154,17 +158,28 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         if (!is_stdin)
             fclose(in);
         if (rc != EXIT_MATCH) {
-            status = EXIT_TROUBLE;
+            trouble = true;
             continue;
         }
-        if (errata_scan_findings(s) > 0 && status == EXIT_NONE)
-            status = EXIT_MATCH;
+        found = found || errata_scan_findings(s) > 0;
+        if (fail_on) {
+            errata_error ferr = {0};
+            int f = errata_scan_fails_on(s, fail_on, &ferr);
+            if (f < 0) {
+                cli_report(&ferr);
+                trouble = true;
+            }
+            failing = failing || f == 1;
+        }
         if (!c.quiet && c.fmt != ERRATA_FORMAT_GITHUB)
             docs[i] = errata_scan_render(s, c.fmt, c.source, &ro);
         errata_scan_free(s);
     }
     if (docs && !c.quiet)
         print_documents(docs, n_inputs, c.fmt);
+    status = trouble ? EXIT_TROUBLE
+             : fail_on ? (failing ? EXIT_NONE : EXIT_MATCH)
+             : found ? EXIT_MATCH : EXIT_NONE;
     for (size_t i = 0; docs && i < n_inputs; i++)
         free(docs[i]);
     if (!docs)

@@ -110,6 +110,47 @@ has "$T/err" "killed by signal 9" "reported as killed"
 run 127 "a command that does not exist" -- "$ERRATA" run -- no-such-command-errata
 has "$T/err" "no-such-command-errata" "names it"
 run 2 "run without a command" -- "$ERRATA" run
+# Transient infrastructure against real defects: categories, --fail-on, retryable, --retry.
+run 0 "scan --json says what is transient" -- "$ERRATA" scan --json "$T/ci.log"
+json_is "$T/out" '.retryable' false "a log with real defects is not retryable"
+json_is "$T/out" '[.findings[].transient] | join(",")' "false,false,false" "each finding says it is not transient"
+json_is "$T/out" '.findings[0].category' build_error "and its category"
+run 1 "--fail-on defect fails on a compiler error" -- "$ERRATA" scan --quiet --fail-on defect "$T/ci.log"
+run 0 "--fail-on network_error passes a build failure" -- "$ERRATA" scan --quiet --fail-on network_error "$T/ci.log"
+run 0 "--fail-on on a benign log passes" -- "$ERRATA" scan --quiet --fail-on any "$T/benign.log"
+run 2 "--fail-on with a malformed list" -- "$ERRATA" scan --fail-on "build_error,,x" "$T/ci.log"
+has "$T/err" "separated by commas" "says how to write the list"
+if command -v curl >/dev/null; then
+    # A real DNS failure (.invalid never resolves): transient.
+    curl -sS http://errata-test.invalid/ >"$T/dns.log" 2>&1
+    run 0 "a DNS failure" -- "$ERRATA" scan --json "$T/dns.log"
+    json_is "$T/out" '.retryable' true "is retryable"
+    run 0 "--fail-on defect passes a DNS failure" -- "$ERRATA" scan --quiet --fail-on defect "$T/dns.log"
+    # Fails on DNS the first time, passes the second: run --retry runs it again.
+    cat >"$T/flaky.sh" <<FLAKY
+#!/bin/sh
+if [ -f "$T/flaky.done" ]; then echo "fetched"; exit 0; fi
+touch "$T/flaky.done"
+exec curl -sS http://errata-test.invalid/
+FLAKY
+    chmod +x "$T/flaky.sh"
+    run 0 "run --retry 2 passes a command that failed on DNS once" -- "$ERRATA" run --retry 2 -- "$T/flaky.sh"
+    has "$T/err" "transient infrastructure only" "says why it runs it again"
+    has "$T/out" "fetched" "the second run's output"
+    rm -f "$T/flaky.done"
+    run 6 "without --retry, curl's own status" -- "$ERRATA" run -- "$T/flaky.sh"
+fi
+printf '#!/bin/sh
+echo x >>"%s/count"
+exec make -C "%s/proj"
+' "$T" "$T" >"$T/defect.sh"
+chmod +x "$T/defect.sh"
+run 2 "run --retry 3 never reruns a compiler error" -- "$ERRATA" run --retry 3 -- "$T/defect.sh"
+[ "$(wc -l <"$T/count")" -eq 1 ] && ok "ran once" || not_ok "ran $(wc -l <"$T/count") times"
+run 2 "--retry out of range" -- "$ERRATA" run --retry 99 -- true
+run 1 "run --fail-on fails a command that exits 0 but prints a defect" -- \
+    "$ERRATA" run --fail-on defect -- sh -c "cat '$T/ci.log'"
+
 # SIGTERM to errata reaches the command.
 "$ERRATA" run -- sh -c 'trap "echo got-term; exit 3" TERM; echo started; while :; do sleep 0.1; done' >"$T/out" 2>"$T/err" &
 pid=$!

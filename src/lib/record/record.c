@@ -25,7 +25,7 @@ const char *const record_field_names[] = {
     "root_cause", "root_cause_type", "root_cause_zh", "versions", "os_specific", "dead_ends",
     "workarounds", "workarounds_zh", "dead_ends_zh", "transition_graph", "official_doc_url",
     "official_doc_section", "error_code", "verification_tier", "confidence",
-    "fix_success_rate", "resolvable", "first_seen", "last_confirmed", "last_updated",
+    "fix_success_rate", "resolvable", "transient", "first_seen", "last_confirmed", "last_updated",
     "evidence_count", "tags", "locale", "aliases", "examples", "reproduce", NULL};
 
 static void vreport(parse_ctx *ctx, errata_severity sev, const char *field, const char *fmt,
@@ -472,6 +472,14 @@ static void parse_scalars(parse_ctx *ctx, const json_t *root, record *r)
                         *date_fields[i]);
     }
 
+    const json_t *tr = json_object_get(root, "transient");
+    if (tr && !json_is_boolean(tr) && !json_is_null(tr))
+        parse_error(ctx, "transient", "must be true, false or null, not %s", json_kind(tr));
+    else if (tr && json_is_boolean(tr))
+        r->transient = json_is_true(tr) ? 1 : 0;
+    else
+        r->transient = -1;
+
     const json_t *ec = json_object_get(root, "evidence_count");
     if (ec && !json_is_integer(ec))
         parse_error(ctx, "evidence_count", "must be a whole number, not %s", json_kind(ec));
@@ -644,6 +652,8 @@ json_t *record_to_json(const record *r)
     json_object_set_new(o, "confidence", json_real(r->confidence));
     json_object_set_new(o, "fix_success_rate", json_real(r->fix_success_rate));
     json_object_set_new(o, "resolvable", json_string(r->resolvable));
+    if (r->transient >= 0) /* optional, and left out when the record does not say */
+        json_object_set_new(o, "transient", json_boolean(r->transient));
     json_object_set_new(o, "first_seen", jstr(r->first_seen));
     json_object_set_new(o, "last_confirmed", jstr(r->last_confirmed));
     json_object_set_new(o, "last_updated", jstr(r->last_updated));

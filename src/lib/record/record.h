@@ -58,6 +58,7 @@ extern const char *const edge_kind_names[EDGE_KINDS];
 struct errata_record {
     char *id, *signature, *regex, *domain, *category, *root_cause; /* required */
     char *signature_zh, *subcategory, *root_cause_type, *root_cause_zh; /* NULL = null */
+    int transient; /* 1 or 0 as the record says; -1: not said (record_is_transient derives it) */
     rec_version *versions;
     size_t n_versions;
     rec_kv *os_specific;
@@ -109,6 +110,11 @@ record *record_parse_text(const char *text, size_t len, parse_ctx *ctx);
 json_t *record_to_json(const record *r);
 void record_free(record *r);
 bool record_equal(const record *a, const record *b);
+
+/* Whether the failure is transient infrastructure (a network timeout, a registry's 5xx, DNS,
+ * a rate limit, an OOM-killed runner): worth retrying unchanged. The record's own "transient"
+ * when it says; otherwise true for category network_error only. */
+bool record_is_transient(const record *r);
 
 /* The index of the workaround shown k-th (from 0): by success rate, best first, equal rates in
  * the author's order. Every surface shows workarounds in this order and numbers them from 1.

@@ -3,6 +3,8 @@
  */
 #include "record.h"
 
+#include <string.h>
+
 const char *errata_record_id(const errata_record *r) { return r->id; }
 const char *errata_record_domain(const errata_record *r) { return r->domain; }
 const char *errata_record_category(const errata_record *r) { return r->category; }
@@ -53,6 +55,13 @@ static size_t workaround_rank(const record *r, size_t i)
     }
     return rank;
 }
+
+bool record_is_transient(const record *r)
+{
+    return r->transient >= 0 ? r->transient == 1 : strcmp(r->category, "network_error") == 0;
+}
+
+int errata_record_transient(const errata_record *r) { return record_is_transient(r); }
 
 size_t record_workaround_at(const record *r, size_t k)
 {

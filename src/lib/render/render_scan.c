@@ -94,7 +94,9 @@ static char *scan_text(const errata_scan *s, const char *source, const errata_re
         if (f->occurrences > 1)
             sb_printf(&sb, " (%zu times, lines %llu to %llu)", f->occurrences,
                       (unsigned long long)f->first_line, (unsigned long long)f->last_line);
-        sb_putc(&sb, '\n');
+        sb_printf(&sb, "\n   %s, %s\n", f->m->rec->category,
+                  record_is_transient(f->m->rec) ? "transient: retrying unchanged may pass"
+                                                 : "a real failure: retrying will not fix it");
         chain_text(&sb, s, f, "   ");
         context_text(&sb, f, color ? "\033[31m" : "", color ? "\033[0m" : "");
         sb_putc(&sb, '\n');
@@ -129,7 +131,10 @@ static void finding_json(strbuf *sb, const errata_scan *s, const errata_finding 
               (unsigned long long)f->last_line, f->occurrences);
     for (size_t i = 0; i < f->n_lines; i++)
         sb_printf(sb, "%s%llu", i ? "," : "", (unsigned long long)f->lines[i]);
-    sb_printf(sb, "],\"context\":{\"first_line\":%llu,\"text\":", (unsigned long long)f->context_line);
+    sb_printf(sb, "],\"category\":");
+    json_string_into(sb, f->m->rec->category);
+    sb_printf(sb, ",\"transient\":%s", record_is_transient(f->m->rec) ? "true" : "false");
+    sb_printf(sb, ",\"context\":{\"first_line\":%llu,\"text\":", (unsigned long long)f->context_line);
     json_string_into(sb, f->context);
     sb_puts(sb, "},\"leads_to\":[");
     size_t k = 0;
@@ -151,8 +156,9 @@ static char *scan_json(const errata_scan *s, const char *source)
     sb_init(&sb);
     sb_printf(&sb, "{\"errata_version\":\"%s\",\"source\":", ERRATA_VERSION);
     json_string_into(&sb, source_or_default(source));
-    sb_printf(&sb, ",\"input\":{\"bytes\":%llu,\"lines\":%llu},\"findings\":[",
-              errata_scan_bytes(s), errata_scan_lines(s));
+    sb_printf(&sb, ",\"input\":{\"bytes\":%llu,\"lines\":%llu},\"retryable\":%s,\"findings\":[",
+              errata_scan_bytes(s), errata_scan_lines(s),
+              errata_scan_retryable(s) ? "true" : "false");
     for (size_t i = 0; i < errata_scan_findings(s); i++) {
         sb_puts(&sb, i ? "," : "");
         finding_json(&sb, s, errata_scan_finding(s, i), i + 1, source);
@@ -174,8 +180,9 @@ static char *scan_jsonl_summary(const errata_scan *s, const char *source)
     sb_init(&sb);
     sb_puts(&sb, "{\"type\":\"summary\",\"source\":");
     json_string_into(&sb, source_or_default(source));
-    sb_printf(&sb, ",\"bytes\":%llu,\"lines\":%llu,\"findings\":[", errata_scan_bytes(s),
-              errata_scan_lines(s));
+    sb_printf(&sb, ",\"bytes\":%llu,\"lines\":%llu,\"retryable\":%s,\"findings\":[",
+              errata_scan_bytes(s), errata_scan_lines(s),
+              errata_scan_retryable(s) ? "true" : "false");
     for (size_t i = 0; i < errata_scan_findings(s); i++) {
         const errata_finding *f = errata_scan_finding(s, i);
         sb_puts(&sb, i ? ",{\"id\":" : "{\"id\":");

@@ -632,6 +632,51 @@ const errata_finding *errata_scan_finding(const errata_scan *s, size_t i)
 unsigned long long errata_scan_bytes(const errata_scan *s) { return s ? s->total : 0; }
 unsigned long long errata_scan_lines(const errata_scan *s) { return s ? s->lines_total : 0; }
 
+int errata_scan_retryable(const errata_scan *s)
+{
+    if (!s || s->n_f == 0)
+        return 0;
+    for (size_t i = 0; i < s->n_f; i++)
+        if (!record_is_transient(s->f[i]->m->rec))
+            return 0;
+    return 1;
+}
+
+/* Whether the list item item[0, n) names f: its category, or one of the words. */
+static bool item_names(const char *item, size_t n, const errata_finding *f)
+{
+    const record *r = f->m->rec;
+    if (n == 3 && memcmp(item, "any", 3) == 0)
+        return true;
+    if (n == 9 && memcmp(item, "transient", 9) == 0)
+        return record_is_transient(r);
+    if (n == 6 && memcmp(item, "defect", 6) == 0)
+        return !record_is_transient(r);
+    return strlen(r->category) == n && memcmp(r->category, item, n) == 0;
+}
+
+int errata_scan_fails_on(const errata_scan *s, const char *fail_on, errata_error *err)
+{
+    if (!s || !fail_on)
+        return set_error(err, ERRATA_ERR_ARG, "no scan or list given"), -1;
+    int found = 0;
+    for (const char *p = fail_on;;) {
+        size_t n = strcspn(p, ",");
+        for (size_t i = 0; i < n; i++)
+            if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' || (p[i] >= '0' && p[i] <= '9')))
+                n = 0; /* malformed: reported below */
+        if (n == 0)
+            return set_error(err, ERRATA_ERR_ARG,
+                             "'%s': give categories (network_error, build_error, …) or transient, "
+                             "defect, any, separated by commas", fail_on), -1;
+        for (size_t i = 0; i < s->n_f && !found; i++)
+            found = item_names(p, n, s->f[i]);
+        if (!p[n])
+            return found;
+        p += n + 1;
+    }
+}
+
 size_t errata_scan_warning_count(const errata_scan *s) { return s ? s->n_warnings : 0; }
 const char *errata_scan_warning(const errata_scan *s, size_t i)
 {
