@@ -320,6 +320,13 @@ int api_route(errata_db *db, const http_request *req, http_response *res)
             check(db, req, res);
         else
             not_allowed(res, "POST");
+    } else if (strcmp(p, "scan") == 0) {
+        /* A POST is streamed to scan_api.c before the body is gathered; one that reaches here
+         * found no memory for its scan. */
+        if (is(req, "POST"))
+            http_error(res, 503, "unavailable", "out of memory for a scan; try again");
+        else
+            not_allowed(res, "POST");
     } else if (strcmp(p, "lookup/batch") == 0) {
         if (is(req, "POST"))
             lookup_batch(db, req, res);

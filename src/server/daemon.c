@@ -35,7 +35,8 @@ typedef struct {
 typedef struct {
     char *body;
     size_t len, cap;
-    int too_large; /* the body passed max_body; the rest is discarded */
+    int too_large;   /* the body passed max_body; the rest is discarded */
+    body_sink *sink; /* the body goes to its handler as it arrives (routes_sink) */
 } request_state;
 
 static enum MHD_Result send_response(struct MHD_Connection *conn, http_response *res)
@@ -72,6 +73,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_NO;
         *con_cls = st;
         deadlines_headers_received(ctx->deadlines, conn);
+        http_request head = {method, url, "", 0,
+                             MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                         MHD_HTTP_HEADER_CONTENT_TYPE),
+                             conn};
+        if ((st->sink = routes_sink(ctx->db, ctx->cfg, &head)))
+            return MHD_YES; /* no body limit: the sink reads in constant memory */
         /* A declared oversize body is read and discarded, not stored, and answered 413 at the
          * end: answering before reading it and closing makes many clients see a reset
          * instead of the 413. */
@@ -79,6 +86,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > ctx->max_body)
             st->too_large = 1;
+        return MHD_YES;
+    }
+    if (*upload_size && st->sink) {
+        st->sink->feed(st->sink, upload_data, *upload_size);
+        *upload_size = 0;
         return MHD_YES;
     }
     if (*upload_size) {
@@ -103,6 +115,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     deadlines_request_received(ctx->deadlines, conn);
     http_response res = {0};
+    if (st->sink) {
+        st->sink->finish(st->sink, &res);
+        return send_response(conn, &res);
+    }
     if (st->too_large) {
         http_error(&res, 413, "payload_too_large", "the body is over the limit of %zu bytes",
                    ctx->max_body);
@@ -129,6 +145,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request_state *st = *con_cls;
     if (st) {
         free(st->body);
+        if (st->sink)
+            st->sink->free(st->sink);
         free(st);
         *con_cls = NULL;
     }

@@ -26,6 +26,17 @@ typedef struct {
     void *conn; /* struct MHD_Connection *, for query arguments and headers */
 } http_request;
 
+/* A request whose body its handler reads as it arrives, in constant memory, instead of the
+ * daemon gathering it under the body limit first (POST /api/v1/scan of a whole log). */
+typedef struct body_sink {
+    void *state;
+    /* Takes the next piece of the body. */
+    void (*feed)(struct body_sink *s, const char *data, size_t len);
+    /* The body has ended: the answer. */
+    void (*finish)(struct body_sink *s, http_response *res);
+    void (*free)(struct body_sink *s); /* frees s too */
+} body_sink;
+
 /* A query argument (decoded) or header, or NULL. */
 const char *http_arg(const http_request *req, const char *name);
 const char *http_header(const http_request *req, const char *name);

@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "routes.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 #include <strings.h>
 
@@ -76,6 +78,16 @@ typedef int (*route_fn)(errata_db *db, const http_request *req, http_response *r
 
 /* Tried in order; the first that takes the path answers. */
 static const route_fn ROUTES[] = {api_route, mcp_http_route, web_route};
+
+body_sink *routes_sink(errata_db *db, const server_config *cfg, const http_request *req)
+{
+    http_response refused = {0};
+    if (!request_names_this_server(cfg, req, &refused)) {
+        free(refused.body); /* routes_dispatch answers it once the body is in */
+        return NULL;
+    }
+    return api_scan_sink(db, req);
+}
 
 void routes_dispatch(errata_db *db, const server_config *cfg, const http_request *req,
                      http_response *res)

@@ -337,6 +337,68 @@ test('POST /api/v1/check: the exposures of an environment, as JSON and as SARIF'
   await expectError('POST', '/api/v1/check', 400, 'invalid_json', jsonBody({ packages: { torch: '2.3.0' }, format: 'xml' }));
 });
 
+test('POST /api/v1/scan: a whole log, its findings at their lines, in every format', async () => {
+  const benign = Array.from({ length: 300 }, (_, i) => `[${i}/300] Compiling unit_${i}.c`).join('\n');
+  const log = `${benign}\n${TRACE}${benign}\nfatal: not a git repository (or any of the parent directories): .git\n`;
+  const traceLine = 300 + 4; // the ModuleNotFoundError line
+  const gitLine = 300 + 4 + 300 + 1;
+  const r = await call('POST', '/api/v1/scan?source=ci.log', { headers: { 'content-type': 'text/plain' }, body: log });
+  assert.equal(r.status, 200);
+  assert.equal(r.json.source, 'ci.log');
+  assert.equal(r.json.input.lines, gitLine);
+  assert.deepEqual(r.json.findings.map((f) => [f.match.id, f.line]),
+    [[CHAIN_ID, traceLine], ['git/not-a-git-repository', gitLine]]);
+  assert.equal(r.json.findings[0].match.captures.module, 'requests');
+  assert.equal(r.json.retryable, false);
+  const sarif = await call('POST', '/api/v1/scan?format=sarif&source=ci.log', { body: log });
+  assert.match(sarif.headers['content-type'], /^application\/sarif\+json/);
+  const results = JSON.parse(sarif.text).runs[0].results;
+  assert.deepEqual(results.map((x) => x.locations[0].physicalLocation.region.startLine), [traceLine, gitLine]);
+  assert.ok(results.every((x) => x.locations[0].physicalLocation.artifactLocation.uri === 'ci.log'));
+  const gh = await call('POST', '/api/v1/scan?format=github&source=ci.log', { body: log });
+  assert.match(gh.text, new RegExp(`^::error file=ci\\.log,line=${traceLine},title=${CHAIN_ID.replace('/', '\\/')}::`, 'm'));
+  const md = await call('POST', '/api/v1/scan?format=markdown', { body: log });
+  assert.match(md.text, /^## Errata: 2 known failures/);
+  const none = await call('POST', '/api/v1/scan', { body: benign });
+  assert.deepEqual(none.json.findings, []);
+  await expectError('POST', '/api/v1/scan?format=xml', 400, 'bad_request', { body: log });
+  await expectError('POST', '/api/v1/scan?lang=fr', 400, 'bad_request', { body: log });
+  await call('GET', '/api/v1/scan');
+});
+
+test('POST /api/v1/scan streams a body far over the body limit in constant memory', async () => {
+  // 96 MiB of build output with one error at its end, sent in pieces; the lookup endpoints
+  // refuse a tenth of it (413), the scan reads it as it comes.
+  const line = '[  50%] Building C object src/CMakeFiles/app.dir/module.c.o\n';
+  const piece = Buffer.from(line.repeat(Math.ceil((1 << 20) / line.length)));
+  const pieces = 96;
+  const LAST = 'fatal: not a git repository (or any of the parent directories): .git\n';
+  const url = new URL(server.url);
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))[1]);
+  const before = rss();
+  const answer = await new Promise((res, rej) => {
+    const req = http.request({ host: url.hostname, port: url.port, method: 'POST', path: '/api/v1/scan?source=big.log',
+      headers: { 'content-type': 'text/plain', connection: 'close' } }, (r) => {
+      const chunks = [];
+      r.on('data', (c) => chunks.push(c));
+      r.on('end', () => res({ status: r.statusCode, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', rej);
+    (async () => {
+      for (let i = 0; i < pieces; i++)
+        if (!req.write(piece)) await new Promise((d) => req.once('drain', d));
+      req.end(LAST);
+    })();
+  });
+  const after = rss();
+  assert.equal(answer.status, 200);
+  assert.deepEqual(answer.json.findings.map((f) => f.match.id), ['git/not-a-git-repository']);
+  assert.equal(answer.json.findings[0].line, answer.json.input.lines);
+  assert.equal(answer.json.input.bytes, pieces * piece.length + Buffer.byteLength(LAST));
+  // The body is never held: the server grew by far less than it.
+  assert.ok(after - before < 32 * 1024, `the server grew by ${after - before} KiB for a ${pieces} MiB body`);
+});
+
 test('POST /api/v1/lookup/batch with exactly 50 items', async () => {
   const items = Array.from({ length: 50 }, () => ({ text: SEED_TEXT }));
   const r = await call('POST', '/api/v1/lookup/batch', jsonBody({ items }));
