@@ -282,6 +282,14 @@ static errata_code take_match(errata_scan *s, errata_result *res, size_t k, cons
  * is another explanation of the same error, and a framing line ("make: *** Error 1") beside a
  * real error only reports that error: both are left out. The rest are taken in line order, so
  * findings come in the order of the log. */
+/* A record whose category ends in "_notice" explains a message that is not a failure (make's
+ * "Nothing to be done"): a lookup answers it, a scan of a log does not report it. */
+static bool is_notice(const record *r)
+{
+    size_t n = strlen(r->category);
+    return n >= 7 && strcmp(r->category + n - 7, "_notice") == 0;
+}
+
 static errata_code take_matches(errata_scan *s, errata_result *res, const char *w, size_t len,
                                 uint64_t w_line, errata_error *err)
 {
@@ -290,7 +298,7 @@ static errata_code take_matches(errata_scan *s, errata_result *res, const char *
     size_t taken[MAX_TAKEN], n = 0;
     for (size_t k = 0; k < res->n && n < MAX_TAKEN; k++) {
         errata_match *m = &res->m[k];
-        if (m->fuzzy)
+        if (m->fuzzy || is_notice(m->rec))
             continue;
         uint64_t a = m->line, b = m->line + extra_lines(m);
         bool covered = m->parts.role == LINE_FRAMING && n > 0;
