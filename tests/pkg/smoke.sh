@@ -16,17 +16,17 @@ notok() {
 }
 finish() { echo "$pass passed, $fail failed"; exit 0; }
 
-# smoke_lookup ERRATA_CMD…: given no --db and no ERRATA_DB, errata answers the seed record's
-# message with the seed's id, exit 0.
+# smoke_lookup ERRATA_CMD…: with ERRATA_DB unset (and no --db unless ERRATA_CMD gives one),
+# errata answers the seed record's message with the seed's id, exit 0.
 smoke_lookup() {
     local out rc id
     out=$(env -u ERRATA_DB "$@" lookup --json "$SEED_MSG" 2>&1)
     rc=$?
     id=$(printf '%s' "$out" | jq -r '.matches[0].id' 2>/dev/null)
     if [ "$rc" -eq 0 ] && [ "$id" = "$SEED_ID" ]; then
-        ok "errata lookup with no --db answers the seed's message with $SEED_ID"
+        ok "errata lookup answers the seed's message with $SEED_ID"
     else
-        notok "errata lookup with no --db answers the seed's message with $SEED_ID (exit $rc, first match '$id')" "$out"
+        notok "errata lookup answers the seed's message with $SEED_ID (exit $rc, first match '$id')" "$out"
     fi
 }
 
