@@ -14,7 +14,8 @@ notok() {
     [ $# -gt 1 ] && printf '%s\n' "$2" | head -40 | sed 's/^/#   /'
     return 0
 }
-finish() { echo "$pass passed, $fail failed"; exit 0; }
+# finish: the result line, and the exit status: 1 if anything failed.
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ] && exit 0; exit 1; }
 
 # smoke_lookup ERRATA_CMD…: with ERRATA_DB unset (and no --db unless ERRATA_CMD gives one),
 # errata answers the seed record's message with the seed's id, exit 0.

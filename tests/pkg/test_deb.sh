@@ -49,8 +49,8 @@ deb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 if [ "$(id -u)" -ne 0 ]; then
     echo "not ok - the package installs (this test mounts an overlay of /, which needs root)"
     echo "0 passed, 1 failed"
-    exit 0
+    exit 1
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/errata-deb-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
 unshare --mount --propagation private "$0" --inside "$T" "$deb"
-rm -rf "$T"
