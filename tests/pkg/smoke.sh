@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # smoke.sh — sourced by the packaging tests (tests/pkg/): TAP-style results and the smoke test
 # an installed Errata must pass. Every check takes the command that runs errata as its
 # arguments (e.g. `chroot ROOT errata`), so one check serves a prefix, a package and a binary.

@@ -65,7 +65,7 @@ elif ! out=$(meson setup "$T/b" "$src" "${opts[@]:1}" 2>&1); then
 else
     installed=$(meson introspect --installed "$T/b" | jq -r '.[]')
     bad=
-    while read -r _ from args; do
+    while read -r _ _ args; do
         read -ra words <<<"$args"
         for w in "${words[@]:0:${#words[@]}-1}"; do
             p=${w#"$destdir"}
@@ -77,7 +77,7 @@ else
     copies=$(grep -c '^COPY --from=build ' <<<"$instr")
     for need in bin/errata bin/errata-serve share/errata/errata.db share/errata/kb; do
         grep -q "^COPY --from=build .*$destdir/usr/local/${need%/*}[ /]" <<<"$instr" ||
-            grep -q "^COPY --from=build .*$destdir/usr/local/$need[ /]" <<<"$instr" ||
+            grep -q "^COPY --from=build .*$destdir/usr/local/${need}[ /]" <<<"$instr" ||
             bad+="nothing copies /usr/local/$need"$'\n'
     done
     if [ -z "$bad" ] && [ "$copies" -gt 0 ]; then
