@@ -519,3 +519,62 @@ transportSuite('Streamable HTTP', async () => {
   server = await startServer(db);
   return new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`));
 });
+
+// README.md, "Use from an agent": the documented mcpServers entry and URL, as a client uses
+// them, so that the README cannot drift from what works.
+function readmeAgentSection() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const m = /^## Use from an agent\n([\s\S]*?)(?=^## )/m.exec(readme);
+  assert.ok(m, 'README.md has a "## Use from an agent" section');
+  return m[1];
+}
+
+describe('README.md: Use from an agent', () => {
+  test('the mcpServers entry, run as written, answers a tool call', async () => {
+    const section = readmeAgentSection();
+    const block = /^```json\n([\s\S]*?)^```$/m.exec(section);
+    assert.ok(block, 'a JSON block in the section');
+    const entry = JSON.parse(block[1]).mcpServers?.errata;
+    assert.ok(entry?.command, `an mcpServers.errata entry: ${block[1]}`);
+    assert.ok(!entry.command.includes('/'), `the command is found by PATH: ${entry.command}`);
+    // `errata` resolves by PATH to the binary under test. The index is chosen as the section
+    // says to choose another one (ERRATA_DB), since the built-in default path need not exist here.
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(entry.env ?? {}), PATH: `${dirname(BIN)}:${process.env.PATH}`, ERRATA_DB: db },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr.on('data', (d) => { stderr += d; });
+    const client = new Client({ name: 'errata-readme-test', version: '0.0.0' });
+    await client.connect(transport);
+    notePid(transport.pid);
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, Object.keys(TOOLS).length, stderr);
+      const res = await client.callTool({ name: 'lookup_error', arguments: { text: SEED_TEXT } });
+      assert.equal(res.structuredContent.matches[0].id, SEED_ID, stderr);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the Streamable HTTP URL is where errata serve answers MCP', async () => {
+    const section = readmeAgentSection();
+    assert.match(section, /`errata serve`/);
+    const m = /`(http:\/\/127\.0\.0\.1:8080(\/[^`]*))`/.exec(section);
+    assert.ok(m, 'the URL on the default address of errata serve');
+    // the documented path on the test server (it listens on a free port, not 8080)
+    assert.ok(server?.url, "errata serve was started by the Streamable HTTP suite");
+    const url = new URL(m[2], server.url);
+    const client = new Client({ name: 'errata-readme-test', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    try {
+      const res = await client.callTool({ name: 'lookup_error', arguments: { text: SEED_TEXT } });
+      assert.equal(res.structuredContent.matches[0].id, SEED_ID);
+    } finally {
+      await client.close();
+    }
+  });
+});
