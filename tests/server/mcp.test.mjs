@@ -459,17 +459,23 @@ function transportSuite(name, makeTransport) {
       }
     });
 
-    test('bad arguments fail (isError or JSON-RPC -32602)', async () => {
-      await expectToolFailure(client, 'lookup_error', {});
-      await expectToolFailure(client, 'lookup_error', { text: 42 });
-      await expectToolFailure(client, 'lookup_error', { text: SEED_TEXT, limit: 0 });
-      await expectToolFailure(client, 'batch_lookup', { texts: [] });
-      await expectToolFailure(client, 'batch_lookup', { texts: Array.from({ length: 51 }, () => SEED_TEXT) });
-      await expectToolFailure(client, 'get_error_chain', { id: CHAIN_ID, depth: 9 });
+    test('arguments that do not fit the input schema answer isError naming the argument', async (t) => {
+      // tool execution errors, which the model sees and can correct (SEP-1303, 2025-11-25)
+      for (const [name, args, arg] of [['lookup_error', {}, 'text'], ['lookup_error', { text: 42 }, 'text'],
+        ['lookup_error', { text: SEED_TEXT, limit: 0 }, 'limit'], ['lookup_error', { text: SEED_TEXT, lang: 'fr' }, 'lang'],
+        ['batch_lookup', { texts: [] }, 'texts'], ['batch_lookup', { texts: Array.from({ length: 51 }, () => SEED_TEXT) }, 'texts'],
+        ['batch_lookup', { texts: [SEED_TEXT, ''] }, 'texts\\[1\\]'], ['get_error_chain', { id: CHAIN_ID, depth: 9 }, 'depth']]) {
+        await t.test(`${name}(${JSON.stringify(args).slice(0, 60)})`, async () => {
+          const res = await client.callTool({ name, arguments: args });
+          assert.equal(res.isError, true, JSON.stringify(res).slice(0, 300));
+          assert.match(textOf(res), new RegExp(arg));
+          assert.equal(res.structuredContent, undefined);
+        });
+      }
     });
 
-    test('an unknown tool fails', async () => {
-      await expectToolFailure(client, 'no_such_tool', {});
+    test('an unknown tool is JSON-RPC -32602', async () => {
+      assert.equal(await expectToolFailure(client, 'no_such_tool', {}), 'rpc-error');
     });
 
     test('still answers after the failures', async () => {
