@@ -193,11 +193,13 @@ static json_t *tool_batch(errata_db *db, arguments *a)
                  lo, hi);
         return NULL;
     }
-    for (size_t i = 0; i < json_array_size(texts); i++)
-        if (!json_is_string(json_array_get(texts, i)) || !json_string_length(json_array_get(texts, i))) {
+    for (size_t i = 0; i < json_array_size(texts); i++) {
+        const json_t *text = json_array_get(texts, i);
+        if (!json_is_string(text) || json_string_length(text) == 0) {
             snprintf(a->problem, sizeof a->problem, "texts[%zu] must be a non-empty string", i);
             return NULL;
         }
+    }
     if (a->problem[0])
         return NULL;
     char *all_md = NULL;

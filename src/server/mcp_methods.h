@@ -1,8 +1,9 @@
 /*
  * mcp_methods.h — what mcp.c (the JSON-RPC core) shares with the MCP methods kept in files of
- * their own: resources (mcp_resources.c), prompts (mcp_prompts.c) and the tools' output schemas
- * (mcp_schema.c), and the data they serve (mcp_data.c). Each method takes the request's params (NULL when there were none) and returns
- * the JSON-RPC result, owned by the caller, or NULL with *f saying which error to answer.
+ * their own: resources (mcp_resources.c), prompts (mcp_prompts.c), the tools' output schemas
+ * (mcp_schema.c) and the data they serve (mcp_data.c). Each method takes the request's params
+ * (NULL when there were none) and returns the JSON-RPC result, owned by the caller, or NULL with
+ * *f saying which error to answer.
  */
 #ifndef ERRATA_MCP_METHODS_H
 #define ERRATA_MCP_METHODS_H

@@ -107,7 +107,8 @@ json_t *mcp_prompts_get(const json_t *params, mcp_failure *f)
             return NULL;
         }
         if (json_is_true(json_object_get(a, "required")) && (!v || json_string_length(v) == 0)) {
-            snprintf(f->message, sizeof f->message, "prompt '%s' needs the argument '%s'", name, arg);
+            snprintf(f->message, sizeof f->message, "prompt '%s' needs the argument '%s'", name,
+                     arg);
             return NULL;
         }
     }

@@ -1,8 +1,8 @@
 /*
  * mcp_schema.c — the tools' output schemas, taken from the OpenAPI document (docs/openapi.json,
- * compiled in; mcp_data.c). A tool answers with the same JSON as its HTTP endpoint, so the schema the HTTP
- * tests check that JSON against is the one tools/list gives as outputSchema: one source, and an
- * MCP client validating structuredContent checks the same contract.
+ * compiled in; mcp_data.c). A tool answers with the same JSON as its HTTP endpoint, so the
+ * schema the HTTP tests check that JSON against is the one tools/list gives as outputSchema: one
+ * source, and an MCP client validating structuredContent checks the same contract.
  *
  * An outputSchema must stand alone, so the component and each component it refers to are copied
  * in, the references rewritten from #/components/schemas/NAME to #/$defs/NAME.
@@ -17,13 +17,15 @@
 
 static const json_t *component(const json_t *openapi, const char *name)
 {
-    return json_object_get(json_object_get(json_object_get(openapi, "components"), "schemas"), name);
+    const json_t *components = json_object_get(openapi, "components");
+    return json_object_get(json_object_get(components, "schemas"), name);
 }
 
 /* A copy of schema with its references rewritten; each component referred to is added to defs
  * (once, and copied the same way). in_properties: schema is the value of a "properties"
  * keyword, whose keys are property names rather than keywords. */
-static json_t *rewrite(const json_t *openapi, const json_t *schema, json_t *defs, bool in_properties)
+static json_t *rewrite(const json_t *openapi, const json_t *schema, json_t *defs,
+                       bool in_properties)
 {
     if (json_is_array(schema)) {
         json_t *a = json_array();
@@ -55,7 +57,8 @@ static json_t *rewrite(const json_t *openapi, const json_t *schema, json_t *defs
             json_object_set_new(o, key, json_string(local));
             continue;
         }
-        json_object_set_new(o, key, rewrite(openapi, v, defs, !in_properties && strcmp(key, "properties") == 0));
+        bool props = !in_properties && strcmp(key, "properties") == 0;
+        json_object_set_new(o, key, rewrite(openapi, v, defs, props));
     }
     return o;
 }
