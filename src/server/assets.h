@@ -14,5 +14,9 @@ extern const unsigned char asset_openapi_json[];
 extern const size_t asset_openapi_json_len;
 extern const unsigned char asset_mcp_tools_json[];
 extern const size_t asset_mcp_tools_json_len;
+extern const unsigned char asset_mcp_resources_json[];
+extern const size_t asset_mcp_resources_json_len;
+extern const unsigned char asset_mcp_prompts_json[];
+extern const size_t asset_mcp_prompts_json_len;
 
 #endif

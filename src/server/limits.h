@@ -12,6 +12,8 @@
 #define SERVER_MAX_LIMIT 50
 /* The largest MCP answer; a batch whose answers add up to more gets one JSON-RPC error. */
 #define MCP_MAX_RESPONSE (8u << 20)
+/* Entries in one page of MCP resources/list (every record is one; the rest come by cursor). */
+#define MCP_RESOURCES_PAGE 500
 /* libmicrohttpd's per-connection memory (headers and the read buffer), idle timeout in seconds,
  * and connections in all. */
 #define SERVER_CONNECTION_MEMORY ((size_t)32 * 1024)

@@ -5,7 +5,8 @@
  * so they answer identically.
  *
  * Each tool returns Markdown for the agent to read (what to avoid, what to try) as `content`
- * and the same answer as JSON in `structuredContent`, both rendered by liberrata.
+ * and the same answer as JSON in `structuredContent`, both rendered by liberrata. Resources
+ * (mcp_resources.c) and prompts (mcp_prompts.c) are methods of their own files.
  */
 #define _GNU_SOURCE
 #include "mcp.h"
@@ -15,36 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pthread.h>
-
-#include "assets.h"
 #include "handlers.h"
 #include "limits.h"
+#include "mcp_methods.h"
 #include "params.h"
 
-#define LATEST_PROTOCOL "2025-06-18"
-
-enum { PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
-       INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603 };
+#define LATEST_PROTOCOL "2025-11-25"
 
 /* ------------------------------------------------------------------ tool definitions */
 
-/* The tools' names, descriptions and argument schemas are data (assets/mcp-tools.json, compiled
- * in): tools/list serves them as they are, and the argument bounds and defaults the tools
- * enforce are read from the same schemas, so what an agent is told and what it gets agree. The
- * parsed list is built once and only read afterwards. */
-static json_t *tool_defs;
-static pthread_once_t tool_defs_once = PTHREAD_ONCE_INIT;
-
-static void load_tool_defs(void)
-{
-    tool_defs = json_loadb((const char *)asset_mcp_tools_json, asset_mcp_tools_json_len, 0, NULL);
-}
-
+/* The tools' names, descriptions, annotations and argument schemas are data
+ * (assets/mcp-tools.json, mcp_data.c): tools/list serves them as they are, and the argument
+ * bounds and defaults the tools enforce are read from the same schemas, so what an agent is told
+ * and what it gets agree. */
 static const json_t *tools(void)
 {
-    pthread_once(&tool_defs_once, load_tool_defs);
-    return tool_defs;
+    return mcp_get_data()->tools;
 }
 
 static const json_t *tool_schema(const char *name)
@@ -72,6 +59,20 @@ static json_t *rpc_error(json_t *id, int code, const char *message)
 {
     return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
                      "error", "code", code, "message", message);
+}
+
+/* The answer to a method of mcp_methods.h: its result, or the error it failed with. */
+static json_t *method_reply(json_t *id, json_t *result, mcp_failure *f)
+{
+    if (!result) {
+        json_t *e = rpc_error(id, f->code, f->message);
+        if (f->data)
+            json_object_set_new(json_object_get(e, "error"), "data", f->data);
+        return e;
+    }
+    json_t *r = reply(id, result);
+    json_decref(result);
+    return r;
 }
 
 /* A tool's answer: Markdown for the agent and the JSON object as structured content. */
@@ -192,11 +193,13 @@ static json_t *tool_batch(errata_db *db, arguments *a)
                  lo, hi);
         return NULL;
     }
-    for (size_t i = 0; i < json_array_size(texts); i++)
-        if (!json_is_string(json_array_get(texts, i))) {
-            snprintf(a->problem, sizeof a->problem, "texts[%zu] must be a string", i);
+    for (size_t i = 0; i < json_array_size(texts); i++) {
+        const json_t *text = json_array_get(texts, i);
+        if (!json_is_string(text) || json_string_length(text) == 0) {
+            snprintf(a->problem, sizeof a->problem, "texts[%zu] must be a non-empty string", i);
             return NULL;
         }
+    }
     if (a->problem[0])
         return NULL;
     char *all_md = NULL;
@@ -209,9 +212,14 @@ static json_t *tool_batch(errata_db *db, arguments *a)
         const char *text = json_string_value(json_array_get(texts, i));
         fprintf(mdf, "%s# Text %zu\n\n", i ? "\n---\n\n" : "", i + 1);
         if (!lookup_one(db, text, limit, ERRATA_LANG_EN, &md, &js, &err)) {
-            fprintf(mdf, "Not looked up: %s\n", err.message);
-            json_array_append_new(results, json_pack("{s:s}", "error", err.message));
-            continue;
+            /* The answer holds a lookup answer for every text, as POST /api/v1/lookup/batch's
+             * does, or fails as a whole naming the text. */
+            fclose(mdf);
+            free(all_md);
+            json_decref(results);
+            char m[1100];
+            snprintf(m, sizeof m, "texts[%zu]: %s", i, err.message);
+            return tool_failure(m);
         }
         fputs(md ? md : "", mdf);
         json_t *j = js ? json_loads(js, 0, NULL) : NULL;
@@ -360,9 +368,9 @@ static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
     const char *name = json_string_value(json_object_get(params, "name"));
     json_t *args = json_object_get(params, "arguments");
     if (!name)
-        return rpc_error(id, INVALID_PARAMS, "tools/call needs params.name");
+        return rpc_error(id, MCP_INVALID_PARAMS, "tools/call needs params.name");
     if (args && !json_is_object(args))
-        return rpc_error(id, INVALID_PARAMS, "params.arguments must be an object");
+        return rpc_error(id, MCP_INVALID_PARAMS, "params.arguments must be an object");
     const tool *t = NULL;
     for (size_t i = 0; i < sizeof TOOLS / sizeof *TOOLS && !t; i++)
         if (strcmp(TOOLS[i].name, name) == 0)
@@ -376,10 +384,13 @@ static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
     if (!known) {
         char msg[300];
         snprintf(msg, sizeof msg, "unknown tool '%s'", name);
-        return rpc_error(id, INVALID_PARAMS, msg);
+        return rpc_error(id, MCP_INVALID_PARAMS, msg);
     }
+    /* Arguments that do not fit the tool's input schema are an error of the tool's execution,
+     * which the model sees and can correct (the specification since 2025-11-25), not a
+     * protocol error. */
     if (!result)
-        return rpc_error(id, INVALID_PARAMS, a.problem[0] ? a.problem : "invalid arguments");
+        result = tool_failure(a.problem[0] ? a.problem : "invalid arguments");
     json_t *r = reply(id, result);
     json_decref(result);
     return r;
@@ -390,17 +401,23 @@ static json_t *call_tool(errata_db *db, json_t *id, const json_t *params)
 static json_t *initialize(json_t *id, const json_t *params)
 {
     const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
-    static const char *const supported[] = {"2025-06-18", "2025-03-26", "2024-11-05", NULL};
+    static const char *const supported[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05",
+                                            NULL};
     const char *version = LATEST_PROTOCOL;
     for (const char *const *s = supported; asked && *s; s++)
         if (strcmp(asked, *s) == 0)
             version = *s;
     json_t *result = json_pack(
-        "{s:s, s:{s:{s:b}}, s:{s:s, s:s, s:s}, s:s}", "protocolVersion", version, "capabilities",
-        "tools", "listChanged", 0, "serverInfo", "name", "errata", "title", "Errata", "version",
-        ERRATA_VERSION, "instructions",
-        "Errata knows developer errors. Call lookup_error with the exact error output before "
-        "trying fixes: it says what NOT to try and what works, with success rates.");
+        "{s:s, s:{s:{s:b}, s:{s:b, s:b}, s:{s:b}}, s:{s:s, s:s, s:s}, s:s}", "protocolVersion",
+        version, "capabilities", "tools", "listChanged", 0, "resources", "subscribe", 0,
+        "listChanged", 0, "prompts", "listChanged", 0, "serverInfo", "name", "errata", "title",
+        "Errata", "version", ERRATA_VERSION, "instructions",
+        "Errata knows developer errors. When a command, build or test fails, call lookup_error "
+        "with the exact error output before trying fixes: it names the known failure, what NOT "
+        "to try and what works, with success rates. search_errors finds records by words, "
+        "get_error_detail and get_error_chain follow up on a record's id, check_environment "
+        "finds the errors a lock file's versions are exposed to. Records are also resources "
+        "(errata://record/{domain}/{slug}, errata://domain/{domain}, errata://domains).");
     json_t *r = reply(id, result);
     json_decref(result);
     return r;
@@ -410,7 +427,7 @@ static json_t *initialize(json_t *id, const json_t *params)
 static json_t *handle_one(errata_db *db, json_t *msg)
 {
     if (!json_is_object(msg))
-        return rpc_error(NULL, INVALID_REQUEST, "a JSON-RPC message must be an object");
+        return rpc_error(NULL, MCP_INVALID_REQUEST, "a JSON-RPC message must be an object");
     json_t *id = json_object_get(msg, "id");
     const char *method = json_string_value(json_object_get(msg, "method"));
     const char *version = json_string_value(json_object_get(msg, "jsonrpc"));
@@ -418,17 +435,17 @@ static json_t *handle_one(errata_db *db, json_t *msg)
         /* A response from the client (we send no requests) or garbage. */
         if (json_object_get(msg, "result") || json_object_get(msg, "error"))
             return NULL;
-        return rpc_error(id, INVALID_REQUEST, "the message has no method");
+        return rpc_error(id, MCP_INVALID_REQUEST, "the message has no method");
     }
     if (!version || strcmp(version, "2.0") != 0)
-        return rpc_error(id, INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+        return rpc_error(id, MCP_INVALID_REQUEST, "jsonrpc must be \"2.0\"");
     if (id && !json_is_string(id) && !json_is_integer(id))
-        return rpc_error(NULL, INVALID_REQUEST, "id must be a string or an integer");
+        return rpc_error(NULL, MCP_INVALID_REQUEST, "id must be a string or an integer");
     if (!id) /* a notification: initialized, cancelled, … need no answer */
         return NULL;
     json_t *params = json_object_get(msg, "params");
     if (params && !json_is_object(params))
-        return rpc_error(id, INVALID_PARAMS, "params must be an object");
+        return rpc_error(id, MCP_INVALID_PARAMS, "params must be an object");
     if (strcmp(method, "initialize") == 0)
         return initialize(id, params);
     if (strcmp(method, "ping") == 0) {
@@ -445,9 +462,20 @@ static json_t *handle_one(errata_db *db, json_t *msg)
     }
     if (strcmp(method, "tools/call") == 0)
         return call_tool(db, id, params);
+    mcp_failure f = {0};
+    if (strcmp(method, "resources/list") == 0)
+        return method_reply(id, mcp_resources_list(db, params, &f), &f);
+    if (strcmp(method, "resources/templates/list") == 0)
+        return method_reply(id, mcp_resource_templates_list(params, &f), &f);
+    if (strcmp(method, "resources/read") == 0)
+        return method_reply(id, mcp_resources_read(db, params, &f), &f);
+    if (strcmp(method, "prompts/list") == 0)
+        return method_reply(id, mcp_prompts_list(params, &f), &f);
+    if (strcmp(method, "prompts/get") == 0)
+        return method_reply(id, mcp_prompts_get(params, &f), &f);
     char msgbuf[300];
     snprintf(msgbuf, sizeof msgbuf, "method not found: %s", method);
-    return rpc_error(id, METHOD_NOT_FOUND, msgbuf);
+    return rpc_error(id, MCP_METHOD_NOT_FOUND, msgbuf);
 }
 
 char *mcp_handle(errata_db *db, const char *text, size_t len)
@@ -458,12 +486,12 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
     if (!msg) {
         char m[300];
         snprintf(m, sizeof m, "parse error at line %d, column %d: %s", je.line, je.column, je.text);
-        answer = rpc_error(NULL, PARSE_ERROR, m);
+        answer = rpc_error(NULL, MCP_PARSE_ERROR, m);
     } else if (json_is_array(msg) && json_array_size(msg) > SERVER_MAX_BATCH) {
         char m[120];
         snprintf(m, sizeof m, "a batch of %zu messages is over the limit of %d",
                  json_array_size(msg), SERVER_MAX_BATCH);
-        answer = rpc_error(NULL, INVALID_REQUEST, m);
+        answer = rpc_error(NULL, MCP_INVALID_REQUEST, m);
     } else if (json_is_array(msg)) {
         /* A batch (protocol 2025-03-26): answers for its requests, none for notifications. */
         answer = json_array();
@@ -476,7 +504,7 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
                 json_array_append_new(answer, r);
         }
         if (json_array_size(msg) == 0)
-            json_array_append_new(answer, rpc_error(NULL, INVALID_REQUEST, "an empty batch"));
+            json_array_append_new(answer, rpc_error(NULL, MCP_INVALID_REQUEST, "an empty batch"));
         if (json_array_size(answer) == 0) {
             json_decref(answer);
             answer = NULL;
@@ -491,7 +519,7 @@ char *mcp_handle(errata_db *db, const char *text, size_t len)
         /* Each answer is bounded; many of them together are bounded here, as one error rather
          * than a reply cut off mid-body. */
         free(out);
-        json_t *e = rpc_error(NULL, INVALID_REQUEST, "the answers to this batch are over the "
+        json_t *e = rpc_error(NULL, MCP_INVALID_REQUEST, "the answers to this batch are over the "
                                                      "size limit: send fewer requests at once");
         out = json_dumps(e, JSON_COMPACT);
         json_decref(e);

@@ -515,7 +515,7 @@ test('POST /mcp: initialize negotiates each protocol version of the contract', a
       params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 'openapi-test', version: '0' } },
     }),
   });
-  for (const v of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+  for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) {
     await t.test(v, async () => {
       const r = await init(v);
       assert.equal(r.status, 200);
@@ -525,7 +525,7 @@ test('POST /mcp: initialize negotiates each protocol version of the contract', a
   await t.test('an unknown version is answered with one the server supports', async () => {
     const r = await init('1999-01-01');
     assert.equal(r.status, 200);
-    assert.ok(['2025-06-18', '2025-03-26', '2024-11-05'].includes(r.json.result?.protocolVersion), r.text);
+    assert.ok(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'].includes(r.json.result?.protocolVersion), r.text);
   });
 });
 
