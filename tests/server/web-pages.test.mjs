@@ -75,7 +75,7 @@ before(async () => {
   db = ensureIndex('web-pages');
   server = await startServer(db);
   browser = await launchChromium();
-  console.log(`# web screenshots: ${SHOTS}`);
+  console.log(`web screenshots: ${SHOTS}`);
 });
 
 after(async () => {

@@ -290,8 +290,8 @@ static void facts(page *w, const record *r)
     }
     sb_printf(w->sb, "%s: ", w->L->trust);
     html_escape(w->sb, r->verification_tier);
-    sb_printf(w->sb, ", confidence %.2f, fix rate %.2f, resolvable ", r->confidence,
-              r->fix_success_rate);
+    sb_printf(w->sb, ", %s %.2f, %s %.2f, %s ", w->L->confidence, r->confidence, w->L->fix_rate,
+              r->fix_success_rate, w->L->resolvable);
     html_escape(w->sb, r->resolvable);
     sb_puts(w->sb, "</p></section>");
     const char *names[EDGE_KINDS] = {w->L->next, w->L->before, w->L->confused};
