@@ -56,7 +56,7 @@ static void check_result(const errata_result *res, const errata_render_options *
 }
 
 static const errata_render_options PLAIN = {0};
-static const errata_render_options FULL = {ERRATA_LANG_ZH, 1, 1, "/records/", "/domains/"};
+static const errata_render_options FULL = {ERRATA_LANG_ZH, 1, 1, "/records/", "/domains/", "?lang=zh", 0};
 
 static void lookup(const uint8_t *data, size_t size, const errata_lookup_options *opts,
                    const errata_render_options *render)

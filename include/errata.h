@@ -222,6 +222,8 @@ typedef struct {
     int explain;             /* non-zero: show each match's score parts */
     const char *link_prefix; /* HTML: records link to link_prefix + id ("/records/"); NULL: no links */
     const char *domain_link_prefix; /* HTML: domains link to this + domain ("/domains/") */
+    const char *link_suffix; /* HTML: appended to every record and domain link ("?lang=zh"), or NULL */
+    int search;              /* HTML: the result is errata_search's: each hit as a linked line */
 } errata_render_options;
 
 /* A lookup's answer, or one record, rendered in fmt (text, JSON, Markdown or HTML): a
@@ -234,6 +236,20 @@ ERRATA_API char *errata_result_render(const errata_result *res, errata_format fm
                                       const errata_render_options *opts);
 ERRATA_API char *errata_record_render(const errata_record *r, errata_format fmt,
                                       const errata_render_options *opts);
+
+/* The words of the web pages around the rendered fragments, in lang: navigation, headings,
+ * form labels and buttons, and what to do when nothing matched. Static strings, never NULL;
+ * `contribute` is HTML (it holds <code> markup and no record text), every other one plain text. */
+typedef struct {
+    const char *nav_lookup, *nav_search, *nav_domains;
+    const char *lookup_title, *lookup_heading, *lookup_label, *lookup_button, *lookup_hint;
+    const char *search_title, *search_heading, *search_label, *search_button;
+    const char *no_match_search; /* before the search box when a lookup matched nothing */
+    const char *contribute_heading, *contribute;
+    const char *domains_title, *not_found, *footer, *api;
+    const char *other_lang, *other_lang_code; /* the language switch: its text and hreflang */
+} errata_page_words;
+ERRATA_API const errata_page_words *errata_web_words(errata_lang lang);
 
 /* Reads all of a stream (stdin, a pipe, an open file), refusing more than max bytes with
  * ERRATA_ERR_TOO_BIG. *out is malloc'd and NUL-terminated. */

@@ -5,7 +5,7 @@
 #   tests/server/run.sh ERRATA_BIN
 #
 # Installs what it needs when it is missing (node_modules with npm ci, Debian's chromium with
-# apt-get), builds an index from ../../kb into a temporary directory, runs the three test files
+# apt-get), builds an index from ../../kb into a temporary directory, runs the four test files
 # with node's test runner (TAP), stops every server the tests started, and ends with the line
 # "N passed, N failed". Exits non-zero if any test failed.
 set -euo pipefail
@@ -57,7 +57,7 @@ trap cleanup EXIT
 RC=0
 ERRATA_BIN="$BIN" ERRATA_DB="$T/index.db" ERRATA_TEST_PIDS="$PIDS" \
     node --test --test-reporter=tap --test-timeout=180000 \
-    openapi.test.mjs mcp.test.mjs web.test.mjs 2>&1 | tee "$T/tap.txt" || RC=$?
+    openapi.test.mjs mcp.test.mjs web.test.mjs web-pages.test.mjs 2>&1 | tee "$T/tap.txt" || RC=$?
 
 count() { sed -n "s/^# $1 \([0-9][0-9]*\)$/\1/p" "$T/tap.txt" | tail -1; }
 PASSED=$(count pass)

@@ -8,20 +8,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { ROOT, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
+import { dirname, join } from 'node:path';
+import { launchChromium } from './browser.mjs';
+import { BIN, SEED_TEXT, SEED_ID, ensureIndex, removeIndex, startServer, stopServer } from './harness.mjs';
 
-const ARTIFACTS = join(ROOT, 'tests/artifacts');
+// the screenshots directory web-pages.test.mjs prints
+const ARTIFACTS = process.env.ERRATA_SCREENSHOTS || join(dirname(BIN), 'web-screenshots');
 
 const CJK = /[\u4e00-\u9fff]/;
 
 let db;
 let server;
 let browser;
-
-
-
 
 // A page that fails the test on any JavaScript error or failed request of its own.
 async function newPage(contextOptions = {}) {
@@ -44,11 +42,7 @@ async function newPage(contextOptions = {}) {
 before(async () => {
   db = ensureIndex('web');
   server = await startServer(db);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -141,6 +141,43 @@ static void every_renderer_says_what_to_avoid_and_escapes_html(void **state)
     errata_result_free(res);
 }
 
+/* On the web pages: an answer links to its record's page, a search lists its hits as links,
+ * both in the page's language; and the pages' own words exist in both languages. */
+static void html_answers_and_hits_link_to_record_pages(void **state)
+{
+    kb_fixture *f = *state;
+    const char *text = "alpha first failure here\n";
+    errata_result *res = NULL;
+    errata_error err;
+    errata_render_options ro = {.link_prefix = "/records/", .link_suffix = "?lang=zh"};
+    assert_int_equal(errata_lookup(f->db, text, strlen(text), NULL, &res, &err), ERRATA_OK);
+    char *html = errata_result_render(res, ERRATA_FORMAT_HTML, &ro);
+    assert_non_null(strstr(html, "<h2 class=\"record-id\"><a href=\"/records/alpha/first?lang=zh\">"));
+    assert_non_null(strstr(html, "<p class=\"record-page\"><a href=\"/records/alpha/first?lang=zh\">"));
+    free(html);
+    errata_result_free(res);
+
+    assert_int_equal(errata_search(f->db, "zeppelin", 8, 5, &res, &err), ERRATA_OK);
+    ro.search = 1;
+    html = errata_result_render(res, ERRATA_FORMAT_HTML, &ro);
+    assert_non_null(strstr(html, "<ol class=\"hits\"><li><a href=\"/records/alpha/first?lang=zh\">"));
+    assert_non_null(strstr(html, "sig of alpha/first &lt;b&gt;"));
+    assert_null(strstr(html, "Guesses"));
+    free(html);
+    errata_result_free(res);
+    assert_int_equal(errata_search(f->db, "qqqqxxxx", 8, 5, &res, &err), ERRATA_OK);
+    html = errata_result_render(res, ERRATA_FORMAT_HTML, &ro);
+    assert_non_null(strstr(html, "No record contains these words."));
+    free(html);
+    errata_result_free(res);
+
+    const errata_page_words *en = errata_web_words(ERRATA_LANG_EN), *zh = errata_web_words(ERRATA_LANG_ZH);
+    assert_string_equal(en->nav_search, "Search");
+    assert_string_equal(zh->nav_search, "搜索");
+    assert_non_null(strstr(en->contribute, "docs/format.md"));
+    assert_non_null(strstr(zh->contribute, "docs/format.md"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +186,7 @@ int main(void)
         cmocka_unit_test(the_chain_follows_edges_to_its_depth),
         cmocka_unit_test(search_finds_by_words_and_refuses_an_empty_query),
         cmocka_unit_test(every_renderer_says_what_to_avoid_and_escapes_html),
+        cmocka_unit_test(html_answers_and_hits_link_to_record_pages),
     };
     return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

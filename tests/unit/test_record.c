@@ -37,6 +37,45 @@ static void html_links_only_http_urls(void **state)
     errata_diags_free(d);
 }
 
+/* The chain picture on a record page: the records before and after as links (in the page's
+ * language), the record itself not a link, every id escaped, long ones cut; and without a link
+ * prefix a picture without links. */
+static void html_chain_picture_links_neighbours_and_escapes(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"id\": \"x/y\", \"signature\": \"s\", \"regex\": \"some literal text here\", "
+        "\"domain\": \"x\", \"category\": \"c\", \"root_cause\": \"r\", \"dead_ends\": [], "
+        "\"workarounds\": [], \"transition_graph\": {\"preceded_by\": [\"a/<i>before</i>\"], "
+        "\"leads_to\": [{\"id\": \"b/after\", \"probability\": 0.5}, "
+        "\"c/a-very-long-slug-that-goes-on-and-on-past-what-the-node-can-hold-at-all\"]}, "
+        "\"verification_tier\": \"ai_generated\", \"confidence\": 0.5, "
+        "\"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}";
+    errata_diags *d = diags_new();
+    record *r = parse(text, d);
+    assert_non_null(r);
+    errata_render_options ro = {.link_prefix = "/records/", .link_suffix = "?lang=zh"};
+    char *html = errata_record_render(r, ERRATA_FORMAT_HTML, &ro);
+    char *svg = strstr(html, "<svg class=\"chain\"");
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "href=\"/records/b/after?lang=zh\""));
+    assert_non_null(strstr(svg, "href=\"/records/a/&lt;i&gt;before&lt;/i&gt;?lang=zh\""));
+    assert_null(strstr(html, "<i>"));
+    assert_null(strstr(svg, "href=\"/records/x/y")); /* the record itself */
+    assert_non_null(strstr(svg, "Often preceded by"));
+    assert_non_null(strstr(svg, "Often leads to"));
+    assert_non_null(strstr(svg, "a-very-long-slug-that-goes-on-and-on-past-wha…</text>"));
+    assert_true(strstr(svg, "</svg>") != NULL);
+    free(html);
+    html = errata_record_render(r, ERRATA_FORMAT_HTML, NULL);
+    svg = strstr(html, "<svg class=\"chain\"");
+    assert_non_null(svg);
+    assert_null(strstr(svg, "<a "));
+    free(html);
+    record_free(r);
+    errata_diags_free(d);
+}
+
 static void seed_fields_are_parsed(void **state)
 {
     (void)state;
@@ -211,6 +250,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_fields_are_parsed),
         cmocka_unit_test(html_links_only_http_urls),
+        cmocka_unit_test(html_chain_picture_links_neighbours_and_escapes),
         cmocka_unit_test(round_trip_seed),
         cmocka_unit_test(round_trip_every_field),
         cmocka_unit_test(round_trip_detects_a_change),

@@ -216,8 +216,10 @@ static const char *str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-/* An HTML link to prefix + target, or plain text when there is no prefix. */
-static void link(strbuf *sb, const char *prefix, const char *target, const char *text)
+/* An HTML link to prefix + target + the options' link_suffix, or plain text when there is no
+ * prefix. */
+static void link(strbuf *sb, const char *prefix, const errata_render_options *opts,
+                 const char *target, const char *text)
 {
     if (!prefix) {
         html_escape(sb, text);
@@ -226,6 +228,8 @@ static void link(strbuf *sb, const char *prefix, const char *target, const char 
     sb_puts(sb, "<a href=\"");
     html_escape(sb, prefix);
     html_escape(sb, target);
+    if (opts && opts->link_suffix)
+        html_escape(sb, opts->link_suffix);
     sb_puts(sb, "\">");
     html_escape(sb, text);
     sb_puts(sb, "</a>");
@@ -248,7 +252,8 @@ static char *render_domains(const json_t *j, errata_format fmt, const errata_ren
         json_array_foreach(arr, i, d)
         {
             sb_puts(&sb, "<li>");
-            link(&sb, opts ? opts->domain_link_prefix : NULL, str(d, "domain"), str(d, "domain"));
+            link(&sb, opts ? opts->domain_link_prefix : NULL, opts, str(d, "domain"),
+                 str(d, "domain"));
             sb_printf(&sb, " <span class=\"count\">%lld</span></li>",
                       (long long)json_integer_value(json_object_get(d, "records")));
         }
@@ -273,7 +278,7 @@ static char *render_domain(const json_t *j, errata_format fmt, const errata_rend
         json_array_foreach(arr, i, r)
         {
             sb_puts(&sb, "<li>");
-            link(&sb, opts ? opts->link_prefix : NULL, str(r, "id"), str(r, "id"));
+            link(&sb, opts ? opts->link_prefix : NULL, opts, str(r, "id"), str(r, "id"));
             sb_puts(&sb, " — <code>");
             html_escape(&sb, str(r, "signature"));
             sb_puts(&sb, "</code></li>");
@@ -342,7 +347,7 @@ static char *render_chain(const json_t *j, errata_format fmt, const errata_rende
         {
             sb_printf(&sb, "<li class=\"d%lld\">",
                       (long long)json_integer_value(json_object_get(x, "distance")));
-            link(&sb, opts ? opts->link_prefix : NULL, str(x, "id"), str(x, "id"));
+            link(&sb, opts ? opts->link_prefix : NULL, opts, str(x, "id"), str(x, "id"));
             sb_puts(&sb, "</li>");
         }
         sb_puts(&sb, "</ul>");

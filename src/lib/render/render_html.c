@@ -18,7 +18,7 @@ typedef struct {
     strbuf *sb;
     const labels *L;
     bool zh;
-    const char *link_prefix;
+    const char *link_prefix, *link_suffix;
     const errata_match *m;
 } page;
 
@@ -58,12 +58,20 @@ static void sources(page *w, const strvec *urls)
     sb_puts(w->sb, "</p>");
 }
 
+/* The escaped URL of a record's page: link_prefix + id + link_suffix. */
+static void record_href(page *w, const char *id)
+{
+    html_escape(w->sb, w->link_prefix);
+    html_escape(w->sb, id);
+    if (w->link_suffix)
+        html_escape(w->sb, w->link_suffix);
+}
+
 static void record_link(page *w, const char *id)
 {
     if (w->link_prefix) {
         sb_puts(w->sb, "<a href=\"");
-        html_escape(w->sb, w->link_prefix);
-        html_escape(w->sb, id);
+        record_href(w, id);
         sb_puts(w->sb, "\"><code>");
         html_escape(w->sb, id);
         sb_puts(w->sb, "</code></a>");
@@ -137,6 +145,110 @@ static void workarounds(page *w, const record *r)
     sb_puts(w->sb, "</ol></section>");
 }
 
+/* The chain picture: the records that often come before this one, this one, and those it often
+ * leads to, top to bottom with arrows between, each neighbour a link to its page. Top to bottom
+ * because ids are long: a node is the picture's full width, so it stays legible when a phone
+ * scales the picture down. Sizes are in the viewBox's units; the page's CSS colours it (classes),
+ * the attributes are the colours without CSS. */
+enum { CHAIN_W = 360, CHAIN_NODE_H = 36, CHAIN_GAP = 6, CHAIN_LABEL_H = 18, CHAIN_ARROW_H = 26,
+       CHAIN_SLUG_MAX = 46 /* code points of 12px monospace in the node's width */ };
+
+/* Appends at most max code points of s, escaped, with "…" when some were cut. */
+static void esc_truncated(strbuf *sb, const char *s, size_t max)
+{
+    size_t n = 0, cut = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue; /* a continuation byte: same code point */
+        if (n == max - 1)
+            cut = i;
+        n++;
+    }
+    if (n <= max) {
+        html_escape(sb, s);
+        return;
+    }
+    char *head = strndup(s, cut);
+    html_escape(sb, head ? head : "");
+    free(head);
+    sb_puts(sb, "…");
+}
+
+static void chain_node(page *w, const char *id, int y, bool self)
+{
+    const char *slash = strchr(id, '/');
+    char *domain = slash ? strndup(id, (size_t)(slash - id)) : NULL;
+    const char *slug = slash ? slash + 1 : id;
+    bool link = !self && w->link_prefix; /* without a prefix there is no page to link to */
+    if (link) {
+        sb_puts(w->sb, "<a href=\"");
+        record_href(w, id);
+        sb_puts(w->sb, "\"><title>");
+        html_escape(w->sb, id);
+        sb_puts(w->sb, "</title>");
+    }
+    sb_printf(w->sb,
+              "<rect class=\"node%s\" x=\"1\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\" "
+              "fill=\"#f6f8fa\" stroke=\"#59636e\" stroke-width=\"%d\"/>",
+              self ? " self" : "", y, CHAIN_W - 2, CHAIN_NODE_H, self ? 2 : 1);
+    sb_printf(w->sb, "<text class=\"domain\" x=\"10\" y=\"%d\" font-size=\"10\">", y + 13);
+    html_escape(w->sb, domain ? domain : "");
+    sb_printf(w->sb, "</text><text class=\"slug\" x=\"10\" y=\"%d\" font-size=\"12\" "
+                     "font-family=\"monospace\">", y + 28);
+    esc_truncated(w->sb, slug, CHAIN_SLUG_MAX);
+    sb_puts(w->sb, link ? "</text></a>" : "</text>");
+    free(domain);
+}
+
+static void chain_arrow(page *w, int y)
+{
+    int x = CHAIN_W / 2, end = y + CHAIN_ARROW_H - 4;
+    sb_printf(w->sb,
+              "<path class=\"arrow\" d=\"M%d %d V%d M%d %d L%d %d L%d %d Z\" stroke=\"#59636e\" "
+              "fill=\"#59636e\" stroke-width=\"1.5\"/>",
+              x, y + 4, end - 6, x - 5, end - 7, x + 5, end - 7, x, end);
+}
+
+static int chain_group(page *w, const char *label, const rec_edge *edges, size_t n, int y)
+{
+    sb_printf(w->sb, "<text class=\"label\" x=\"2\" y=\"%d\" font-size=\"11\">%s</text>", y + 12,
+              label);
+    y += CHAIN_LABEL_H;
+    for (size_t i = 0; i < n; i++, y += CHAIN_NODE_H + CHAIN_GAP)
+        chain_node(w, edges[i].id, y, false);
+    return y;
+}
+
+static void chain_svg(page *w, const record *r)
+{
+    size_t before = r->n_edges[EDGE_PRECEDED_BY], after = r->n_edges[EDGE_LEADS_TO];
+    if (!before && !after)
+        return;
+    int h = CHAIN_NODE_H + 2;
+    if (before)
+        h += CHAIN_LABEL_H + (int)before * (CHAIN_NODE_H + CHAIN_GAP) + CHAIN_ARROW_H - CHAIN_GAP;
+    if (after)
+        h += CHAIN_ARROW_H + CHAIN_LABEL_H + (int)after * (CHAIN_NODE_H + CHAIN_GAP) - CHAIN_GAP;
+    sb_printf(w->sb,
+              "<figure class=\"chain\"><svg class=\"chain\" xmlns=\"http://www.w3.org/2000/svg\" "
+              "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"group\" aria-label=\"%s\">",
+              CHAIN_W, h, CHAIN_W, h, w->L->chain);
+    int y = 0;
+    if (before) {
+        y = chain_group(w, w->L->before, r->edges[EDGE_PRECEDED_BY], before, y);
+        chain_arrow(w, y - CHAIN_GAP);
+        y += CHAIN_ARROW_H - CHAIN_GAP;
+    }
+    chain_node(w, r->id, y + 1, true);
+    y += CHAIN_NODE_H + 2;
+    if (after) {
+        chain_arrow(w, y);
+        y += CHAIN_ARROW_H;
+        chain_group(w, w->L->next, r->edges[EDGE_LEADS_TO], after, y);
+    }
+    sb_puts(w->sb, "</svg></figure>");
+}
+
 static void facts(page *w, const record *r)
 {
     if (r->n_versions) {
@@ -178,8 +290,8 @@ static void facts(page *w, const record *r)
     }
     sb_printf(w->sb, "%s: ", w->L->trust);
     html_escape(w->sb, r->verification_tier);
-    sb_printf(w->sb, ", confidence %.2f, fix rate %.2f, resolvable ", r->confidence,
-              r->fix_success_rate);
+    sb_printf(w->sb, ", %s %.2f, %s %.2f, %s ", w->L->confidence, r->confidence, w->L->fix_rate,
+              r->fix_success_rate, w->L->resolvable);
     html_escape(w->sb, r->resolvable);
     sb_puts(w->sb, "</p></section>");
     const char *names[EDGE_KINDS] = {w->L->next, w->L->before, w->L->confused};
@@ -188,7 +300,9 @@ static void facts(page *w, const record *r)
         any |= r->n_edges[k] > 0;
     if (!any)
         return;
-    sb_puts(w->sb, "<section id=\"graph\"><dl>");
+    sb_puts(w->sb, "<section id=\"graph\">");
+    chain_svg(w, r);
+    sb_puts(w->sb, "<dl>");
     for (int k = 0; k < EDGE_KINDS; k++) {
         if (!r->n_edges[k])
             continue;
@@ -203,11 +317,25 @@ static void facts(page *w, const record *r)
     sb_puts(w->sb, "</dl></section>");
 }
 
-static void record_html(page *w, const record *r)
+/* One record in full. An answer (self_link) names its record with a link to the record's own
+ * page; the record page itself does not link to itself. */
+static void record_html(page *w, const record *r, bool self_link)
 {
     sb_puts(w->sb, "<article class=\"record\"><h2 class=\"record-id\">");
+    self_link = self_link && w->link_prefix;
+    if (self_link) {
+        sb_puts(w->sb, "<a href=\"");
+        record_href(w, r->id);
+        sb_puts(w->sb, "\">");
+    }
     html_escape(w->sb, r->id);
-    sb_puts(w->sb, "</h2><p class=\"signature\"><code>");
+    sb_puts(w->sb, self_link ? "</a></h2>" : "</h2>");
+    if (self_link) {
+        sb_puts(w->sb, "<p class=\"record-page\"><a href=\"");
+        record_href(w, r->id);
+        sb_printf(w->sb, "\">%s</a></p>", w->L->record_page);
+    }
+    sb_puts(w->sb, "<p class=\"signature\"><code>");
     html_escape(w->sb, w->zh && r->signature_zh ? r->signature_zh : r->signature);
     sb_printf(w->sb, "</code></p><section id=\"root-cause\"><h3>%s</h3><p>", w->L->root_cause);
     html_escape(w->sb, w->zh && r->root_cause_zh ? r->root_cause_zh : r->root_cause);
@@ -225,6 +353,7 @@ static void init_page(page *w, strbuf *sb, const errata_render_options *opts)
     w->L = render_labels(lang);
     w->zh = lang == ERRATA_LANG_ZH;
     w->link_prefix = opts ? opts->link_prefix : NULL;
+    w->link_suffix = opts ? opts->link_suffix : NULL;
     w->m = NULL;
 }
 
@@ -234,7 +363,7 @@ char *render_record_html(const errata_record *r, const errata_render_options *op
     sb_init(&sb);
     page w;
     init_page(&w, &sb, opts);
-    record_html(&w, r);
+    record_html(&w, r, false);
     return sb_finish(&sb);
 }
 
@@ -244,10 +373,12 @@ char *render_result_html(const errata_result *res, const errata_render_options *
     sb_init(&sb);
     page w;
     init_page(&w, &sb, opts);
+    bool search = opts && opts->search;
     if (res->n == 0) {
-        sb_printf(&sb, "<p class=\"none\">%s</p>", w.L->none);
-    } else if (res->m[0].fuzzy) {
-        sb_printf(&sb, "<p class=\"guess\">%s</p><ol class=\"guesses\">", w.L->guess);
+        sb_printf(&sb, "<p class=\"none\">%s</p>", search ? w.L->no_hits : w.L->none);
+    } else if (search || res->m[0].fuzzy) {
+        sb_printf(&sb, "<p class=\"%s\">%s</p><ol class=\"%s\">", search ? "hits-intro" : "guess",
+                  search ? w.L->hits : w.L->guess, search ? "hits" : "guesses");
         for (size_t i = 0; i < res->n; i++) {
             const record *r = res->m[i].rec;
             sb_puts(&sb, "<li>");
@@ -259,8 +390,10 @@ char *render_result_html(const errata_result *res, const errata_render_options *
         sb_puts(&sb, "</ol>");
     } else {
         w.m = &res->m[0];
-        record_html(&w, res->m[0].rec);
-        sb_printf(&sb, "<p class=\"matched\">Matched line %zu: <code>", res->m[0].line);
+        record_html(&w, res->m[0].rec, true);
+        sb_puts(&sb, "<p class=\"matched\">");
+        sb_printf(&sb, w.L->matched_fmt, res->m[0].line);
+        sb_puts(&sb, ": <code>");
         html_escape(&sb, res->m[0].text);
         sb_puts(&sb, "</code></p>");
         w.m = NULL;

@@ -16,6 +16,10 @@ typedef struct {
     /* printf format: the knock-on error's id and line, when the answer is its cause */
     const char *cause_of_fmt;
     const char *sources; /* before the URLs a dead end or workaround cites */
+    /* HTML only: the link from an answer to its record page, the matched line (printf format,
+     * its number), a search's hits and their absence, the chain picture's name */
+    const char *record_page, *matched_fmt, *hits, *no_hits, *chain;
+    const char *confidence, *fix_rate, *resolvable; /* after the trust tier */
 } labels;
 
 const labels *render_labels(errata_lang lang);
