@@ -337,6 +337,35 @@ static json_t *tool_check(errata_db *db, arguments *a)
     return r;
 }
 
+static json_t *tool_scan(errata_db *db, arguments *a)
+{
+    const char *log = arg_string(a, "log", true);
+    const char *source = arg_string(a, "source", false);
+    errata_lang lang = arg_lang(a);
+    size_t max = (size_t)json_integer_value(json_object_get(json_object_get(a->schema, "log"),
+                                                            "maxLength"));
+    if (log && strlen(log) > max && !a->problem[0])
+        snprintf(a->problem, sizeof a->problem, "argument 'log' is over %zu bytes: use POST "
+                 "/api/v1/scan for larger logs", max);
+    if (a->problem[0])
+        return NULL;
+    if (!source)
+        source = json_string_value(json_object_get(json_object_get(a->schema, "source"), "default"));
+    errata_scan *s = NULL;
+    errata_error err = {0};
+    if (errata_scan_open(db, NULL, &s, &err) != ERRATA_OK ||
+        errata_scan_feed(s, log, strlen(log), &err) != ERRATA_OK ||
+        errata_scan_finish(s, &err) != ERRATA_OK) {
+        errata_scan_free(s);
+        return tool_failure(err.message);
+    }
+    errata_render_options ro = {.lang = lang};
+    char *md = errata_scan_render(s, ERRATA_FORMAT_MARKDOWN, source, &ro);
+    char *js = errata_scan_render(s, ERRATA_FORMAT_JSON, source, &ro);
+    errata_scan_free(s);
+    return tool_result(md, js, false);
+}
+
 static json_t *tool_domains(errata_db *db, arguments *a)
 {
     (void)a;
@@ -357,6 +386,7 @@ typedef struct {
 
 static const tool TOOLS[] = {
     {"lookup_error", tool_lookup},         {"batch_lookup", tool_batch},
+    {"scan_log", tool_scan},
     {"get_error_detail", tool_detail},     {"search_errors", tool_search},
     {"list_error_domains", tool_domains},  {"list_errors_by_domain", tool_domain},
     {"get_domain_stats", tool_stats},      {"get_error_chain", tool_chain},

@@ -1,6 +1,6 @@
 // MCP of Errata (docs/http-api.md) through the official TypeScript SDK client, over both
 // transports: stdio (`errata mcp --db …`) and Streamable HTTP (`errata serve`, POST /mcp).
-// For each: the 9 tools, their input schemas, annotations and output schemas, every tool called
+// For each: the 10 tools, their input schemas, annotations and output schemas, every tool called
 // with valid arguments and its Markdown content and structuredContent checked (against the
 // OpenAPI document and against the tool's own outputSchema), bad arguments, ping, the resources
 // (every page of resources/list, records and domains read by URI, unknown URIs) and the prompts.
@@ -34,6 +34,7 @@ ModuleNotFoundError: No module named 'requests'
 const TOOLS = {
   lookup_error: { props: ['lang', 'limit', 'text'], required: ['text'] },
   batch_lookup: { props: ['limit', 'texts'], required: ['texts'] },
+  scan_log: { props: ['lang', 'log', 'source'], required: ['log'] },
   get_error_detail: { props: ['id', 'lang'], required: ['id'] },
   search_errors: { props: ['limit', 'query'], required: ['query'] },
   list_error_domains: { props: [], required: [] },
@@ -62,6 +63,7 @@ let db;
 const VALID_CALLS = {
   lookup_error: { text: SEED_TEXT },
   batch_lookup: { texts: [SEED_TEXT, TRACE] },
+  scan_log: { log: `step 1 ok\n${TRACE}step 2 ok\n`, source: 'ci.log' },
   get_error_detail: { id: SEED_ID },
   search_errors: { query: 'torch compile peft adapters' },
   list_error_domains: {},
@@ -143,7 +145,7 @@ function transportSuite(name, makeTransport) {
       assert.deepEqual(r, {});
     });
 
-    test('listTools: the 9 tools with their input schemas', async () => {
+    test('listTools: the 10 tools with their input schemas', async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort());
       for (const t of tools) {
@@ -413,6 +415,19 @@ function transportSuite(name, makeTransport) {
       assert.equal(res.structuredContent.domain, 'python');
       assert.ok(res.structuredContent.records.some((r) => r.id === CHAIN_ID));
       assert.ok(textOf(res).includes(CHAIN_ID));
+    });
+
+    test('scan_log: every failure of a log at its line, as Markdown and ScanAnswer', async () => {
+      const log = `${'make[1]: building\n'.repeat(50)}${TRACE}${'ok\n'.repeat(20)}fatal: not a git repository (or any of the parent directories): .git\n`;
+      const res = await client.callTool({ name: 'scan_log', arguments: { log, source: 'build.log' } });
+      assert.notEqual(res.isError, true, textOf(res));
+      assertSchema('ScanAnswer', res.structuredContent);
+      assert.deepEqual(res.structuredContent.findings.map((f) => [f.match.id, f.line]),
+        [[CHAIN_ID, 54], ['git/not-a-git-repository', 75]]);
+      assert.equal(res.structuredContent.source, 'build.log');
+      assert.match(textOf(res), /## Errata: 2 known failures in `build\.log`/);
+      const empty = await client.callTool({ name: 'scan_log', arguments: { log: '' } });
+      assert.equal(empty.isError, true);
     });
 
     test('check_environment', async () => {
