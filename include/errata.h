@@ -387,6 +387,9 @@ typedef struct {
     const char *others;    /* the other records that matched, comma-separated ("" if none) */
     int after_cause;       /* non-zero: second only to its own cause (transition_graph), which
                               the answer then names: a chain, not an outranking */
+    int scan_missed;       /* non-zero: none of the literals errata_scan's prefilter looks for in
+                              this record (its pattern's required literals) is in the example,
+                              so a scan of a log would never try the record there */
 } errata_cross_entry;
 
 typedef struct errata_cross errata_cross;
@@ -399,6 +402,8 @@ ERRATA_API errata_code errata_cross_check(const char *const *kb_dirs, size_t n_d
 ERRATA_API size_t errata_cross_count(const errata_cross *c);
 ERRATA_API const errata_cross_entry *errata_cross_get(const errata_cross *c, size_t i);
 ERRATA_API size_t errata_cross_outranked(const errata_cross *c);
+/* Examples a scan would miss (scan_missed). */
+ERRATA_API size_t errata_cross_scan_missed(const errata_cross *c);
 ERRATA_API void errata_cross_free(errata_cross *c);
 
 /* ---------------------------------------------------------------- build */

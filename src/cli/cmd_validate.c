@@ -18,15 +18,20 @@ static int report_cross(const char *const *paths, size_t n, bool json, bool quie
     json_t *arr = json ? json_array() : NULL;
     for (size_t i = 0; i < errata_cross_count(c); i++) {
         const errata_cross_entry *e = errata_cross_get(c, i);
-        if (e->rank == 1 && !e->others[0])
+        if (e->rank == 1 && !e->others[0] && !e->scan_missed)
+            continue;
+        if (e->scan_missed && !json && !quiet)
+            printf("%s: examples.match[%zu]: SCAN WOULD MISS IT (none of the pattern's required "
+                   "literals is in the example)\n", e->record_id, e->example);
+        if (e->rank == 1 && !e->others[0] && !json)
             continue;
         shared += e->others[0] != 0;
         if (json)
-            json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "record",
+            json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:s, s:s, s:b, s:b}", "record",
                                                  e->record_id, "example", (json_int_t)e->example,
                                                  "rank", (json_int_t)e->rank, "top", e->top_id,
                                                  "others", e->others, "after_cause",
-                                                 e->after_cause));
+                                                 e->after_cause, "scan_missed", e->scan_missed));
         else if (!quiet)
             printf("%s: examples.match[%zu]: %s%s%s%s%s\n", e->record_id, e->example,
                    e->rank == 1        ? "first"
@@ -37,18 +42,20 @@ static int report_cross(const char *const *paths, size_t n, bool json, bool quie
                    e->others[0] ? "; also matched: " : "", e->others);
     }
     if (json) {
-        json_t *root = json_pack("{s:I, s:I, s:I, s:o}", "examples",
+        json_t *root = json_pack("{s:I, s:I, s:I, s:I, s:o}", "examples",
                                  (json_int_t)errata_cross_count(c), "outranked",
-                                 (json_int_t)errata_cross_outranked(c), "shared",
+                                 (json_int_t)errata_cross_outranked(c), "scan_missed",
+                                 (json_int_t)errata_cross_scan_missed(c), "shared",
                                  (json_int_t)shared, "entries", arr);
         cli_emit(json_dumps(root, JSON_INDENT(2)));
         json_decref(root);
     } else if (!quiet) {
-        printf("cross-check: %zu example(s), %zu outranked or unmatched, %zu also matched by "
-               "another record\n",
-               errata_cross_count(c), errata_cross_outranked(c), shared);
+        printf("cross-check: %zu example(s), %zu outranked or unmatched, %zu a scan would miss, "
+               "%zu also matched by another record\n",
+               errata_cross_count(c), errata_cross_outranked(c), errata_cross_scan_missed(c),
+               shared);
     }
-    int status = errata_cross_outranked(c) ? EXIT_NONE : EXIT_MATCH;
+    int status = errata_cross_outranked(c) || errata_cross_scan_missed(c) ? EXIT_NONE : EXIT_MATCH;
     errata_cross_free(c);
     return status;
 }

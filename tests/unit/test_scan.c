@@ -52,9 +52,16 @@ static void required_literals(void **state)
     assert_string_equal(l[0], "a.b(c)d");
     assert_int_equal(lits_of("x\\Q*.*literal\\E", l), 1);
     assert_string_equal(l[0], "x*.*literal");
-    /* a lookahead's text is not consumed: never taken */
+    /* a lookahead consumes nothing, but its text must be there; a negative one is not taken */
     assert_int_equal(lits_of("(?=lookahead text)abcd", l), 1);
-    assert_string_equal(l[0], "abcd");
+    assert_string_equal(l[0], "lookahead text");
+    assert_int_equal(lits_of("(?!not this long text)abcde", l), 1);
+    assert_string_equal(l[0], "abcde");
+    /* \s between words: space, tab or newline */
+    assert_int_equal(lits_of("linker\\scommand", l), 3);
+    assert_string_equal(l[0], "linker command");
+    assert_string_equal(l[1], "linker\tcommand");
+    assert_string_equal(l[2], "linker\ncommand");
     /* too short everywhere, or an alternative without a literal: cannot be prefiltered */
     assert_int_equal(lits_of("ab\\d+cd", l), 0);
     assert_int_equal(lits_of("long enough text|\\w+", l), 0);
@@ -78,6 +85,13 @@ static int setup(void **state)
     add_record(f->dir, "two/lines",
         test_record("two/lines", "first half of the message\\\\n\\\\s*second half of it",
                     "join them", 0.9, "[]", "{}"));
+    /* Not a failure: looked up, never reported by a scan. */
+    add_record(f->dir, "make/nothing",
+        strdup("{\"id\": \"make/nothing\", \"signature\": \"s\", \"regex\": \"Nothing to be "
+               "done for '(?P<target>\\\\w+)'\", \"domain\": \"make\", \"category\": "
+               "\"build_notice\", \"root_cause\": \"c\", \"dead_ends\": [], \"workarounds\": [], "
+               "\"verification_tier\": \"ai_generated\", \"confidence\": 0.5, "
+               "\"fix_success_rate\": 0.5, \"resolvable\": \"yes\"}"));
     fixture_open(f);
     *state = f;
     return 0;
@@ -175,6 +189,22 @@ static void escapes_split_between_pieces(void **state)
         errata_scan_free(s);
     }
     sb_free(&sb);
+}
+
+static void notices_are_not_findings(void **state)
+{
+    kb_fixture *f = *state;
+    const char *log = "make: Nothing to be done for 'all'.\n";
+    errata_scan *s = scan_text(f->db, log, strlen(log), 4096, NULL);
+    assert_int_equal(errata_scan_findings(s), 0);
+    errata_scan_free(s);
+    errata_result *res = NULL;
+    errata_error err = {0};
+    assert_int_equal(errata_lookup(f->db, log, strlen(log), NULL, &res, &err), ERRATA_OK);
+    assert_int_equal(errata_result_count(res), 1); /* a lookup still explains it */
+    assert_string_equal(errata_record_id(errata_match_record(errata_result_match(res, 0))),
+                        "make/nothing");
+    errata_result_free(res);
 }
 
 static void framing_alone_is_a_finding(void **state)
@@ -371,6 +401,7 @@ int main(void)
         cmocka_unit_test(required_literals),
         cmocka_unit_test(findings_have_lines),
         cmocka_unit_test(escapes_split_between_pieces),
+        cmocka_unit_test(notices_are_not_findings),
         cmocka_unit_test(framing_alone_is_a_finding),
         cmocka_unit_test(repeats_are_counted_once),
         cmocka_unit_test(benign_and_empty_logs),

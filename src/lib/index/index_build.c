@@ -182,16 +182,28 @@ static int cmp_entry_id(const void *a, const void *b)
 }
 
 /* Stores the literals errata_scan's prefilter looks for (prefilter.h). */
-static errata_code write_scan_literals(writer *w, sqlite3_stmt *st, const char *const *regexes,
-                                       size_t n, errata_build_report *rep)
+/* A record whose category ends in "_notice" is never reported by a scan (scan.c): it gets no
+ * literals, so its common words never open a window. */
+static bool is_notice_category(const char *category)
 {
+    size_t n = strlen(category);
+    return n >= 7 && strcmp(category + n - 7, "_notice") == 0;
+}
+
+static errata_code write_scan_literals(writer *w, sqlite3_stmt *st, const kb_set *set,
+                                       errata_build_report *rep)
+{
+    size_t n = set->n;
     enum { MAX_ALTS = 64 };
     char (*lits)[PATTERN_MAX_LITERAL + 1] = malloc(MAX_ALTS * sizeof *lits);
     if (!lits)
         return set_error(w->err, ERRATA_ERR_NOMEM, "out of memory");
     errata_code rc = ERRATA_OK;
     for (size_t i = 0; i < n && rc == ERRATA_OK; i++) {
-        size_t k = pattern_required_literals(regexes[i], lits, MAX_ALTS);
+        const record *r = set->items[i].rec;
+        if (is_notice_category(r->category))
+            continue;
+        size_t k = pattern_required_literals(r->regex, lits, MAX_ALTS);
         rep->unfiltered += k == 0;
         for (size_t j = 0; j < k && rc == ERRATA_OK; j++) {
             sqlite3_reset(st);
@@ -258,7 +270,7 @@ static errata_code write_records(writer *w, kb_set *set, errata_build_report *re
             rc = sql_fail(w, "writing the pattern database");
     }
     if (rc == ERRATA_OK)
-        rc = write_scan_literals(w, pre_st, regexes, set->n, rep);
+        rc = write_scan_literals(w, pre_st, set, rep);
     rep->records = set->n;
 done:
     sqlite3_finalize(rec_st), sqlite3_finalize(fts_st), sqlite3_finalize(alias_st);

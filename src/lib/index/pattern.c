@@ -486,24 +486,65 @@ static size_t sequence_literals(const char *regex, size_t from, size_t to, liter
                 set_end(cur, &b);
             continue;
         }
-        if (c == '\\') {
+        bool space = false, ahead = false;
+        if (c == '\\' && sc.i < sc.n && sc.s[sc.i] == 's') {
+            sc.i++;
+            space = true; /* one white space character: a set of three literals */
+        } else if (c == '\\') {
             is_lit = escape_literal(&sc, &lit);
         } else if (c == '[') {
             skip_class(&sc);
         } else if (c == '(') {
             body = group_body(regex, at, to);
+            /* (?=…) and (?<=…) consume nothing, but their text must be there: their literals
+             * are candidates, and the run goes on across them. */
+            ahead = !body && at + 2 < to && regex[at + 1] == '?' &&
+                    (regex[at + 2] == '=' || (regex[at + 2] == '<' && at + 3 < to && regex[at + 3] == '='));
             skip_group(&sc);
             close = sc.i - 1;
+            if (ahead)
+                body = at + (regex[at + 2] == '=' ? 3 : 4);
         } else if (printable_ascii((unsigned char)c) && !strchr(".^$*+?{|)", c)) {
             is_lit = true, lit = c;
         } else {
             sc.i += utf8_len((unsigned char)c) - 1; /* non-ASCII: caseless matching of it is
                                                       * Unicode's, not a literal table's */
         }
+        /* a plain "?", not "??" or "?+" */
+        bool maybe = sc.i < sc.n && sc.s[sc.i] == '?' &&
+                     !(sc.i + 1 < sc.n && (sc.s[sc.i + 1] == '?' || sc.s[sc.i + 1] == '+'));
         bool quantified;
         bool optional = quantifier_allows_zero(&sc, &quantified);
         bool group_ok = body && close > body && regex[close] == ')';
-        if (is_lit && !optional) {
+        if (ahead) {
+            if (group && group_ok && !optional) {
+                size_t k = alternation_literals(regex, body, close, group, max, depth + 1);
+                if (k)
+                    offer(&b, group, k);
+            }
+            continue; /* zero-width: the text around it is adjacent */
+        }
+        /* An optional literal or group of literal alternatives ("(?:PEER )?", "s?") is one more
+         * alternative, the empty one: "UNMET (?:PEER )?DEPENDENCY" looks for "unmet
+         * dependency" and "unmet peer dependency", not for "dependency" alone. Only for a
+         * plain "?": a repeat ("*", "{0,3}") has too many forms. */
+        if (maybe && (is_lit || (group_ok && literal_alternatives(regex, body, close, alts)))) {
+            if (is_lit)
+                alts->n = 1, alts->s[0][0] = (char)tolower((unsigned char)lit), alts->s[0][1] = '\0';
+            if (alts->n < SET_MAX) {
+                alts->s[alts->n++][0] = '\0';
+                set_multiply(cur, alts, &b);
+                continue;
+            }
+        }
+        if (space && !optional) {
+            /* \s as " ", "\t" or "\n" (what the normalised text can hold there: CR and the
+             * other controls are removed before the patterns run) */
+            strset *ws = alts;
+            ws->n = 3;
+            strcpy(ws->s[0], " "), strcpy(ws->s[1], "\t"), strcpy(ws->s[2], "\n");
+            set_multiply(cur, ws, &b);
+        } else if (is_lit && !optional) {
             set_add_char(cur, lit);
         } else if (group_ok && !optional && literal_alternatives(regex, body, close, alts)) {
             set_multiply(cur, alts, &b);

@@ -16,12 +16,15 @@
 #include "error.h"
 #include "index_build.h"
 #include "lookup.h"
+#include "normalize.h"
+#include "pattern.h"
 #include "strbuf.h"
 
 struct errata_cross {
     errata_cross_entry *v;
     size_t n, cap;
     size_t outranked;
+    size_t scan_missed;
 };
 
 static void free_entry(errata_cross_entry *e)
@@ -43,6 +46,28 @@ void errata_cross_free(errata_cross *c)
 
 size_t errata_cross_count(const errata_cross *c) { return c ? c->n : 0; }
 size_t errata_cross_outranked(const errata_cross *c) { return c ? c->outranked : 0; }
+size_t errata_cross_scan_missed(const errata_cross *c) { return c ? c->scan_missed : 0; }
+
+/* Whether the text holds one of the literals the scan prefilter looks for in r (caseless, in
+ * the text's escape-free form, as a scan sees it). A record the scan never reports (category
+ * "…_notice") has none and is not checked. */
+static bool scan_would_try(const record *r, const char *text)
+{
+    size_t n = strlen(r->category);
+    if (n >= 7 && strcmp(r->category + n - 7, "_notice") == 0)
+        return true;
+    char (*lits)[PATTERN_MAX_LITERAL + 1] = malloc(64 * sizeof *lits);
+    strbuf norm;
+    sb_init(&norm);
+    normalize_text(text, strlen(text), &norm);
+    bool found = false;
+    size_t k = lits ? pattern_required_literals(r->regex, lits, 64) : 0;
+    for (size_t i = 0; i < k && !found && norm.buf; i++)
+        found = strcasestr(norm.buf, lits[i]) != NULL;
+    free(lits);
+    sb_free(&norm);
+    return found;
+}
 const errata_cross_entry *errata_cross_get(const errata_cross *c, size_t i)
 {
     return c && i < c->n ? &c->v[i] : NULL;
@@ -78,6 +103,7 @@ static errata_code check_example(errata_db *db, const record *r, size_t j, errat
     e.after_cause = e.rank == 2 && res->m[0].parts.cause_of &&
                     strcmp(res->m[0].parts.cause_of->id, r->id) == 0;
     e.others = sb_finish(&others);
+    e.scan_missed = !scan_would_try(r, text);
     errata_result_free(res);
     if (!e.record_id || !e.top_id || !e.others) {
         free_entry(&e);
@@ -94,6 +120,7 @@ static errata_code check_example(errata_db *db, const record *r, size_t j, errat
         c->cap = cap;
     }
     c->outranked += e.rank != 1 && !e.after_cause;
+    c->scan_missed += e.scan_missed != 0;
     c->v[c->n++] = e;
     return ERRATA_OK;
 }
