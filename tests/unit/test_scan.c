@@ -29,8 +29,15 @@ static void required_literals(void **state)
     /* the longest mandatory run, lowercased */
     assert_int_equal(lits_of("ModuleNotFoundError: No module named '(?P<m>\\w+)'", l), 1);
     assert_string_equal(l[0], "modulenotfounderror: no module named '");
-    /* an optional character ends a run and is not part of it */
-    assert_int_equal(lits_of("abcdefX?ghij", l), 1);
+    /* an optional character is one more alternative: with it and without it */
+    assert_int_equal(lits_of("abcdefX?ghij", l), 2);
+    assert_string_equal(l[0], "abcdefxghij");
+    assert_string_equal(l[1], "abcdefghij");
+    assert_int_equal(lits_of("UNMET (?:PEER )?DEPENDENCY (?P<d>\\S+)", l), 2);
+    assert_string_equal(l[0], "unmet peer dependency ");
+    assert_string_equal(l[1], "unmet dependency ");
+    /* a repeat that may be empty ends the run */
+    assert_int_equal(lits_of("abcdefX*ghij", l), 1);
     assert_string_equal(l[0], "abcdef");
     /* one literal a top-level alternative */
     assert_int_equal(lits_of("first alternative|second one here", l), 2);
