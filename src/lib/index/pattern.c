@@ -379,6 +379,20 @@ typedef struct {
 
 static void offer(best_set *b, const literal *lits, size_t n)
 {
+    /* A string that holds another of the set adds nothing: where it is, the other is too. */
+    literal kept[SET_MAX];
+    size_t k = 0;
+    if (n <= SET_MAX) {
+        for (size_t i = 0; i < n; i++) {
+            bool implied = false;
+            for (size_t j = 0; j < n && !implied; j++)
+                implied = j != i && strstr(lits[i], lits[j]) &&
+                          (strlen(lits[j]) < strlen(lits[i]) || j < i);
+            if (!implied)
+                memcpy(kept[k++], lits[i], sizeof kept[0]);
+        }
+        lits = kept, n = k;
+    }
     size_t m = shortest(lits, n);
     if (n && n <= b->max && (m > b->shortest || (m == b->shortest && n < b->n))) {
         memmove(b->lits, lits, n * sizeof *lits);
