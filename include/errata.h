@@ -272,6 +272,8 @@ typedef struct {
     /* Called once per finding, when its first occurrence has been confirmed (in order of
      * lines); its counts keep growing until errata_scan_finish. May be NULL. */
     void (*on_finding)(const errata_finding *f, void *ctx);
+    /* Called after each piece of input (about 1 MiB) is read, for progress. May be NULL. */
+    void (*on_progress)(const errata_scan *s, void *ctx);
     void *ctx;
 } errata_scan_options;
 
@@ -284,8 +286,13 @@ ERRATA_API errata_code errata_scan_open(errata_db *db, const errata_scan_options
 ERRATA_API errata_code errata_scan_feed(errata_scan *s, const char *buf, size_t len,
                                         errata_error *err);
 /* Feeds all of a stream (a file, stdin, a pipe) to the scan, decompressing gzip and Zstandard
- * input (told by its first bytes); does not finish the scan. */
+ * input (told by its first bytes); does not finish the scan. It reads the stream's descriptor
+ * directly, as the bytes come (a pipe is scanned live): nothing must have been read from the
+ * FILE before. */
 ERRATA_API errata_code errata_scan_stream(errata_scan *s, FILE *in, errata_error *err);
+/* Confirms what the scan holds so far without ending it, for a log that is still being written
+ * (errata scan --follow): a finding near the end is reported now, from the lines written yet. */
+ERRATA_API errata_code errata_scan_flush(errata_scan *s, errata_error *err);
 /* Ends the input: the last lines are confirmed and the counts are final. */
 ERRATA_API errata_code errata_scan_finish(errata_scan *s, errata_error *err);
 ERRATA_API void errata_scan_free(errata_scan *s);

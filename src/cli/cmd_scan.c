@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,7 +20,45 @@ typedef struct {
     errata_format fmt;
     bool quiet;
     const char *source; /* --source, for stdin */
+    bool progress;      /* stderr is a terminal: show progress on inputs that take a while */
+    double started, shown;
 } scan_cli;
+
+/* A stop request (SIGINT, SIGTERM) during --follow: the scan ends and reports. */
+static volatile sig_atomic_t stop_following;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_following = 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* On a terminal, after two seconds: bytes read, speed, findings so far; twice a second. */
+static void on_progress(const errata_scan *s, void *ctx)
+{
+    scan_cli *c = ctx;
+    double t = now();
+    if (!c->progress || t - c->started < 2.0 || t - c->shown < 0.5)
+        return;
+    c->shown = t;
+    double mb = (double)errata_scan_bytes(s) / 1e6;
+    fprintf(stderr, "\r\033[Kerrata: %.0f MB, %.0f MB/s, %zu finding%s so far", mb,
+            mb / (t - c->started), errata_scan_findings(s), errata_scan_findings(s) == 1 ? "" : "s");
+}
+
+static void end_progress(scan_cli *c)
+{
+    if (c->progress && c->shown > 0)
+        fputs("\r\033[K", stderr);
+    c->shown = 0;
+}
 
 /* JSON Lines and GitHub commands are written as each finding is confirmed. */
 static void on_finding(const errata_finding *f, void *ctx)
@@ -32,16 +72,42 @@ static void on_finding(const errata_finding *f, void *ctx)
     free(line);
 }
 
-static int scan_one(errata_db *db, const errata_env *env, FILE *in, scan_cli *c,
+/* --follow: after the end of the file, wait for more, confirming what is there after each
+ * quiet spell, until SIGINT or SIGTERM. */
+static errata_code follow(errata_scan *s, FILE *in, errata_error *err)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    errata_code rc = ERRATA_OK;
+    while (rc == ERRATA_OK && !stop_following) {
+        unsigned long long before = errata_scan_bytes(s);
+        rc = errata_scan_stream(s, in, err);
+        if (rc == ERRATA_OK && errata_scan_bytes(s) == before) {
+            rc = errata_scan_flush(s, err);
+            fflush(stdout);
+            struct timespec pause = {0, 250 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    return rc;
+}
+
+static int scan_one(errata_db *db, const errata_env *env, FILE *in, bool following, scan_cli *c,
                     errata_scan **out)
 {
-    errata_scan_options so = {.env = env, .on_finding = on_finding, .ctx = c};
+    errata_scan_options so = {.env = env, .on_finding = on_finding, .on_progress = on_progress,
+                              .ctx = c};
     errata_error err = {0};
     *out = NULL;
     errata_scan *s = NULL;
     if (errata_scan_open(db, &so, &s, &err) != ERRATA_OK)
         return cli_report(&err);
-    errata_code rc = errata_scan_stream(s, in, &err);
+    c->started = now();
+    errata_code rc = following ? follow(s, in, &err) : errata_scan_stream(s, in, &err);
+    end_progress(c);
     if (rc == ERRATA_OK)
         rc = errata_scan_finish(s, &err);
     if (rc != ERRATA_OK) {
@@ -99,8 +165,10 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         {"jsonl", no_argument, NULL, 'l'},   {"sarif", no_argument, NULL, 's'},
         {"github", no_argument, NULL, 'g'},  {"markdown", no_argument, NULL, 'm'},
         {"source", required_argument, NULL, 'n'}, {"quiet", no_argument, NULL, 'q'},
-        {"fail-on", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0}};
+        {"fail-on", required_argument, NULL, 'f'}, {"follow", no_argument, NULL, 'w'},
+        {NULL, 0, NULL, 0}};
     const char *fail_on = NULL;
+    bool following = false;
     scan_cli c = {.fmt = ERRATA_FORMAT_TEXT};
     cli_env envopts = {0};
     int opt, status = -1, chosen = 0;
@@ -115,6 +183,7 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         case 'n': c.source = optarg; break;
         case 'q': c.quiet = true; break;
         case 'f': fail_on = optarg; break;
+        case 'w': following = true; break;
         }
     }
     if (status >= 0)
@@ -126,6 +195,12 @@ int cmd_scan(int argc, char **argv, cli_common *common)
                   FORMAT_NAMES[1], FORMAT_NAMES[2], FORMAT_NAMES[3], FORMAT_NAMES[4]);
         return EXIT_TROUBLE;
     }
+    int n_files = argc - optind;
+    if (following && (n_files != 1 || strcmp(argv[optind], "-") == 0)) {
+        cli_error("--follow follows one file: errata scan --follow build.log");
+        return EXIT_TROUBLE;
+    }
+    c.progress = !c.quiet && isatty(STDERR_FILENO);
     errata_env *env = NULL;
     if (cli_env_given(&envopts) && !(env = cli_env_build(&envopts)))
         return EXIT_TROUBLE;
@@ -134,7 +209,6 @@ int cmd_scan(int argc, char **argv, cli_common *common)
         errata_env_free(env);
         return EXIT_TROUBLE;
     }
-    int n_files = argc - optind;
     size_t n_inputs = n_files > 0 ? (size_t)n_files : 1;
     char **docs = calloc(n_inputs, sizeof *docs);
     errata_render_options ro = {.lang = common->lang, .color = cli_use_color(common)};
@@ -154,7 +228,7 @@ int cmd_scan(int argc, char **argv, cli_common *common)
             fputs("errata: reading a log from stdin (end with Ctrl-D)\n", stderr);
         c.source = is_stdin ? c.source : name;
         errata_scan *s = NULL;
-        int rc = scan_one(db, env, in, &c, &s);
+        int rc = scan_one(db, env, in, following, &c, &s);
         if (!is_stdin)
             fclose(in);
         if (rc != EXIT_MATCH) {

@@ -93,6 +93,23 @@ run 2 "a missing file" -- "$ERRATA" scan "$T/nope.log"
 has "$T/err" "nope.log" "names the file"
 run 2 "two formats at once" -- "$ERRATA" scan --json --sarif "$T/ci.log"
 
+# --follow: a finding written to a growing log is reported while errata still waits; Ctrl-C
+# (SIGINT) ends the scan with its summary.
+for i in $(seq 1 50); do echo "step $i"; done >"$T/growing.log"
+"$ERRATA" scan --follow --jsonl "$T/growing.log" >"$T/follow.out" 2>"$T/follow.err" &
+fpid=$!
+sleep 0.5
+python3 -c 'import no_such_module_errata' >>"$T/growing.log" 2>&1
+for _ in $(seq 1 50); do grep -q '"type":"finding"' "$T/follow.out" 2>/dev/null && break; sleep 0.1; done
+if grep -q '"type":"finding"' "$T/follow.out"; then ok "--follow reports a finding written after it started"
+else not_ok "--follow reports a finding written after it started"; fi
+kill -INT "$fpid"
+wait "$fpid"
+fst=$?
+if [ "$fst" -eq 0 ] && grep -q '"type":"summary"' "$T/follow.out"; then ok "SIGINT ends --follow with the summary (exit 0)"
+else not_ok "SIGINT ends --follow with the summary (exit $fst)"; fi
+run 2 "--follow with two files" -- "$ERRATA" scan --follow "$T/ci.log" "$T/benign.log"
+
 # errata run: the command's output through, its status out, the findings after.
 run 2 "run make: make's own status" -- "$ERRATA" run -- make -C "$T/proj"
 has "$T/err" "fatal error: nothere.h" "make's stderr passed through"

@@ -589,8 +589,19 @@ errata_code errata_scan_feed(errata_scan *s, const char *buf, size_t len, errata
         if (rc != ERRATA_OK)
             return rc;
         done += n;
+        if (s->opts.on_progress)
+            s->opts.on_progress(s, s->opts.ctx);
     }
     return ERRATA_OK;
+}
+
+errata_code errata_scan_flush(errata_scan *s, errata_error *err)
+{
+    if (!s)
+        return set_error(err, ERRATA_ERR_ARG, "no scan given");
+    if (s->finished || !s->open)
+        return ERRATA_OK;
+    return close_window(s, err);
 }
 
 errata_code errata_scan_finish(errata_scan *s, errata_error *err)
