@@ -284,7 +284,8 @@ static void github_line(strbuf *sb, const errata_finding *f, const char *source)
     sb_puts(sb, "::");
     strbuf msg;
     sb_init(&msg);
-    sb_printf(&msg, "%s\n%s", r->signature, r->root_cause);
+    /* What the log said, then why and what to do: the annotation stands beside the line. */
+    sb_printf(&msg, "%.*s\n%s", first_line_len(f->m->text, 300), f->m->text, r->root_cause);
     char *fix = first_fix(f);
     if (fix && *fix)
         sb_printf(&msg, "\nFirst try: %s", fix);
