@@ -3,7 +3,7 @@
  * in pieces whose sizes the input's first byte chooses, then rendered in every scan format.
  *
  * Properties: each call succeeds or fails with a message; every finding has a record, at least
- * one occurrence and lines with first ≤ line ≤ last ≤ the lines read; how the input is cut into
+ * one occurrence, lines with first ≤ line ≤ last ≤ the lines read and a context in UTF-8; how the input is cut into
  * pieces changes nothing (the same findings at the same lines, the same counts of bytes and
  * lines: the escape stripper, the prefilter's deferred positions and the windows carry across
  * pieces); the JSON and SARIF renderings parse, GitHub's has one command a finding.
@@ -49,6 +49,9 @@ static void check_findings(const errata_scan *s)
             last > errata_scan_lines(s) + 1)
             fuzz_fail("finding %zu is inconsistent (lines %llu..%zu..%llu of %llu)", i, first,
                       m ? errata_match_line(m) : 0, last, errata_scan_lines(s));
+        const char *ctx = errata_finding_context(f, NULL);
+        if (!ctx || !errata_utf8_valid(ctx, strlen(ctx)))
+            fuzz_fail("finding %zu has no context, or one that is not UTF-8", i);
     }
 }
 

@@ -113,7 +113,9 @@ static char *scan_text(const errata_scan *s, const char *source, const errata_re
 
 static void json_string_into(strbuf *sb, const char *s)
 {
-    char *j = json_dumps(json_string(s ? s : ""), JSON_ENCODE_ANY);
+    json_t *str = json_string(s ? s : "");
+    char *j = str ? json_dumps(str, JSON_ENCODE_ANY) : NULL;
+    json_decref(str);
     /* json_string() returns NULL for invalid UTF-8; the scan's text is normalised, so this
      * does not happen, but never print a bare null where a string is expected. */
     sb_puts(sb, j ? j : "\"\"");

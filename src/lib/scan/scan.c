@@ -13,6 +13,7 @@
 
 #include "db.h"
 #include "error.h"
+#include "normalize.h"
 #include "pattern.h"
 #include "prefilter.h"
 
@@ -190,7 +191,17 @@ static char *context_of(const char *w, size_t len, uint64_t w_line, uint64_t fir
         sb_free(&out);
         return NULL;
     }
-    return out.buf ? out.buf : strdup("");
+    /* The lines as the log has them, but valid UTF-8 without controls, as every output needs
+     * (the same normalisation the patterns saw). */
+    strbuf clean;
+    sb_init(&clean);
+    normalize_text(out.buf ? out.buf : "", out.len, &clean);
+    sb_free(&out);
+    if (clean.failed) {
+        sb_free(&clean);
+        return NULL;
+    }
+    return clean.buf ? clean.buf : strdup("");
 }
 
 /* Moves match k out of res into a finding of its own. */
