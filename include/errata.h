@@ -216,6 +216,22 @@ typedef enum {
     ERRATA_LANG_ZH = 1 /* the *_zh texts where a record has them, English otherwise */
 } errata_lang;
 
+/* The check of an environment (errata_check above), with options. */
+typedef struct {
+    errata_lang lang;     /* of the text and Markdown forms (the record texts and their words) */
+    /* Comma-separated categories (dependency_error, …) or "any": the exposures these cover are
+     * problems (SARIF level "warning", counted in *problems); the others only say "this can
+     * happen at your versions" (SARIF "note"). NULL: no exposure is a problem. */
+    const char *fail_on;
+} errata_check_options;
+
+/* errata_check with options; *problems (may be NULL) is how many exposures fail_on covers.
+ * ERRATA_ERR_ARG for a malformed fail_on. */
+ERRATA_API errata_code errata_check_with(errata_db *db, const errata_env *env,
+                                         const errata_check_options *opts, errata_format fmt,
+                                         char **out, size_t *count, size_t *problems,
+                                         errata_error *err);
+
 typedef struct {
     errata_lang lang;
     int color;               /* non-zero: ANSI colours in text output */

@@ -33,6 +33,31 @@ check "check --sarif" "$ERRATA" --db "$T/index.db" check --env "$LOCK" --sarif
 [ "$(jq -r '.version' "$T/out")" = "2.1.0" ] && [ "$(jq '.runs[0].results | length' "$T/out")" -gt 0 ] \
     && [ "$(jq -r '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri' "$T/out")" = "$LOCK" ] \
     && ok "SARIF 2.1.0 results located in the lock file" || not_ok "SARIF 2.1.0 results located in the lock file"
+# A report, not a verdict: exit 0 whatever it lists; --fail-on makes the listed ones problems.
+"$ERRATA" --db "$T/index.db" check --env "$LOCK" --sarif >"$T/out" 2>"$T/err"
+[ $? -eq 0 ] && [ "$(jq -r '[.runs[0].results[].level] | unique | join(",")' "$T/out")" = "note" ] \
+    && ok "without --fail-on: exit 0, every SARIF result a note" || not_ok "without --fail-on: exit 0, every SARIF result a note"
+"$ERRATA" --db "$T/index.db" check --env "$LOCK" --sarif --fail-on any >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] && [ "$(jq -r '[.runs[0].results[].level] | unique | join(",")' "$T/out")" = "warning" ] \
+    && ok "--fail-on any: exit 1, the results are warnings" || not_ok "--fail-on any: exit 1, the results are warnings"
+"$ERRATA" --db "$T/index.db" check --env "$LOCK" --fail-on network_error >"$T/out" 2>"$T/err"
+[ $? -eq 0 ] && ok "--fail-on a category nothing is in: exit 0" || not_ok "--fail-on a category nothing is in: exit 0"
+"$ERRATA" --db "$T/index.db" check --env-set no-such-package-errata=1.0 >"$T/out" 2>"$T/err"
+[ $? -eq 0 ] && ok "nothing applies: exit 0 too" || not_ok "nothing applies: exit 0 too"
+"$ERRATA" --db "$T/index.db" check --env "$LOCK" --fail-on "a,,b" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "separated by commas" "$T/err" && ok "a malformed --fail-on is an error" || not_ok "a malformed --fail-on is an error"
+# Versions from --env-set have no file: their SARIF results are still located.
+"$ERRATA" --db "$T/index.db" check --env-set torch=2.3.0 --env-set transformers=4.40.0 \
+    --env-set peft=0.10.0 --sarif >"$T/out" 2>"$T/err"
+[ "$(jq '[.runs[0].results[] | select(.locations[0].physicalLocation.artifactLocation.uri and .locations[0].physicalLocation.region.startLine >= 1)] | length' "$T/out")" = \
+  "$(jq '.runs[0].results | length' "$T/out")" ] && [ "$(jq '.runs[0].results | length' "$T/out")" -gt 0 ] \
+    && ok "every SARIF result has a location, --env-set ones too" || not_ok "every SARIF result has a location, --env-set ones too"
+# Chinese: the words around the records too.
+"$ERRATA" --db "$T/index.db" check --lang zh --env-set torch=2.3.0 --env-set transformers=4.40.0 \
+    --env-set peft=0.10.0 >"$T/out" 2>"$T/err"
+grep -q "个已知错误" "$T/out" && grep -q "首先尝试" "$T/out" && ! grep -q "first try" "$T/out" \
+    && ok "check --lang zh speaks Chinese" || not_ok "check --lang zh speaks Chinese"
+
 # The same lock file tells a lookup whether its answer applies.
 check "lookup --env package-lock.json" "$ERRATA" --db "$T/index.db" lookup --json --env "$LOCK" \
     "Error: Invalid hook call. Hooks can only be called inside of the body of a function component."

@@ -12,11 +12,13 @@
 #include "applicability.h"
 #include "db.h"
 #include "error.h"
+#include "render_labels.h"
 #include "strbuf.h"
 
 typedef struct {
     const record *rec;
     applicability app;
+    bool problem; /* under the caller's fail_on: reported as a problem, not a note */
 } exposure;
 
 static int cmp_exposure(const void *a, const void *b)
@@ -41,35 +43,40 @@ static void split_source(const char *source, char *path, size_t size, int *line)
     }
 }
 
+/* The workaround every surface shows first: the best rated. */
 static const char *first_workaround(const record *r)
 {
-    return r->n_workarounds ? r->workarounds[0].action : "";
+    return r->n_workarounds ? r->workarounds[record_workaround_at(r, 0)].action : "";
 }
 
-static char *render_text(const exposure *v, size_t n, const environment *env, bool markdown)
+static char *render_text(const exposure *v, size_t n, const environment *env, bool markdown,
+                         errata_lang lang)
 {
+    const labels *L = render_labels(lang);
+    bool zh = lang == ERRATA_LANG_ZH;
     strbuf sb;
     sb_init(&sb);
     if (n == 0)
-        sb_printf(&sb, "No known error depends on the versions in this environment (%zu package%s).\n",
-                  env->n, env->n == 1 ? "" : "s");
+        sb_printf(&sb, L->check_none_fmt, env->n);
     else
-        sb_printf(&sb, "%zu known error%s can happen with the versions in this environment (%zu "
-                       "package%s):\n",
-                  n, n == 1 ? "" : "s", env->n, env->n == 1 ? "" : "s");
+        sb_printf(&sb, L->check_some_fmt, n, env->n);
     for (size_t i = 0; i < n; i++) {
         const record *r = v[i].rec;
+        const char *sig = zh && r->signature_zh ? r->signature_zh : r->signature;
+        size_t k = r->n_workarounds ? record_workaround_at(r, 0) : 0;
+        const char *fix = zh && r->n_workarounds && record_workaround_zh(r, k)
+                              ? record_workaround_zh(r, k)
+                              : first_workaround(r);
         if (markdown)
-            sb_printf(&sb, "\n- `%s` (confidence %.2f, fix rate %.2f): %s\n  - because %s\n"
-                           "  - first try: %s\n",
-                      r->id, r->confidence, r->fix_success_rate, r->signature, v[i].app.reason,
-                      first_workaround(r));
+            sb_printf(&sb, "\n- `%s` (%s %.2f, %s %.2f): %s\n  - %s %s\n  - %s: %s\n", r->id,
+                      L->confidence, r->confidence, L->fix_rate, r->fix_success_rate, sig,
+                      L->because, v[i].app.reason, L->first_try, fix);
         else
-            sb_printf(&sb, "\n  %s  (confidence %.2f, fix rate %.2f)\n    %s\n    because %s%s%s%s\n"
-                           "    first try: %s\n",
-                      r->id, r->confidence, r->fix_success_rate, r->signature, v[i].app.reason,
-                      v[i].app.source ? " (" : "", v[i].app.source ? v[i].app.source : "",
-                      v[i].app.source ? ")" : "", first_workaround(r));
+            sb_printf(&sb, "\n  %s  (%s %.2f, %s %.2f)\n    %s\n    %s %s%s%s%s\n    %s: %s\n",
+                      r->id, L->confidence, r->confidence, L->fix_rate, r->fix_success_rate, sig,
+                      L->because, v[i].app.reason, v[i].app.source ? " (" : "",
+                      v[i].app.source ? v[i].app.source : "", v[i].app.source ? ")" : "",
+                      L->first_try, fix);
     }
     return sb_finish(&sb);
 }
@@ -105,37 +112,43 @@ static char *render_json(const exposure *v, size_t n, const environment *env)
 
 /* SARIF 2.1.0: one rule per record, one result per exposure, located at the line of the
  * environment file that holds the deciding package, so CI shows it on that line. */
-static char *render_sarif(const exposure *v, size_t n)
+/* SARIF 2.1.0: one rule per record, one result per exposure, located at the line of the
+ * environment file that holds the deciding package, so CI shows it on that line. A version
+ * that came from --env-set or a probe of the machine has no file: its result is located at
+ * fallback_uri, line 1, because GitHub's upload refuses a result without a location. An
+ * exposure only says "this can happen at your version": it is a note, unless the caller's
+ * fail_on makes it a problem (a warning). */
+static char *render_sarif(const exposure *v, size_t n, const char *fallback_uri)
 {
     json_t *rules = json_array(), *results = json_array();
     for (size_t i = 0; i < n; i++) {
         const record *r = v[i].rec;
+        const char *level = v[i].problem ? "warning" : "note";
         json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}}", "id", r->id,
                                  "name", r->id, "shortDescription", "text", r->signature,
                                  "fullDescription", "text", r->root_cause, "help", "text",
-                                 first_workaround(r), "defaultConfiguration", "level", "warning");
+                                 first_workaround(r), "defaultConfiguration", "level", level);
         if (r->official_doc_url)
             json_object_set_new(rule, "helpUri", json_string(r->official_doc_url));
         json_array_append_new(rules, rule);
         char path[1024];
         int line;
         split_source(v[i].app.source, path, sizeof path, &line);
+        if (!path[0] || strncmp(path, "probe:", 6) == 0 || strcmp(path, "--env-set") == 0) {
+            split_source(fallback_uri, path, sizeof path, &line); /* "path:line" → path */
+            line = 1;
+        }
         strbuf msg;
         sb_init(&msg);
         sb_printf(&msg, "%s can happen here: %s. First try: %s", r->signature, v[i].app.reason,
                   first_workaround(r));
         json_t *result = json_pack("{s:s, s:I, s:s, s:{s:s}}", "ruleId", r->id, "ruleIndex",
-                                   (json_int_t)i, "level", "warning", "message", "text",
+                                   (json_int_t)i, "level", level, "message", "text",
                                    msg.buf ? msg.buf : "");
         sb_free(&msg);
-        if (path[0] && strncmp(path, "probe:", 6) != 0 && strcmp(path, "--env-set") != 0) {
-            json_t *region = line > 0 ? json_pack("{s:i}", "startLine", line) : NULL;
-            json_t *phys = json_pack("{s:{s:s}}", "artifactLocation", "uri", path);
-            if (region)
-                json_object_set_new(phys, "region", region);
-            json_object_set_new(result, "locations",
-                                json_pack("[{s:o}]", "physicalLocation", phys));
-        }
+        json_t *phys = json_pack("{s:{s:s}, s:{s:i}}", "artifactLocation", "uri", path, "region",
+                                 "startLine", line > 0 ? line : 1);
+        json_object_set_new(result, "locations", json_pack("[{s:o}]", "physicalLocation", phys));
         json_array_append_new(results, result);
     }
     json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
@@ -147,18 +160,43 @@ static char *render_sarif(const exposure *v, size_t n)
     return out;
 }
 
+/* The first file the environment was read from ("path:line"), for the results whose versions
+ * came from no file. */
+static const char *first_file(const environment *env)
+{
+    for (size_t i = 0; i < env->n; i++) {
+        const char *src = env->pkgs[i].source;
+        if (src && *src && strncmp(src, "probe:", 6) != 0 && strcmp(src, "--env-set") != 0)
+            return src;
+    }
+    return "errata-environment";
+}
+
 errata_code errata_check(errata_db *db, const errata_env *env, errata_format fmt,
                          char **out, size_t *count, errata_error *err)
+{
+    return errata_check_with(db, env, NULL, fmt, out, count, NULL, err);
+}
+
+errata_code errata_check_with(errata_db *db, const errata_env *env,
+                              const errata_check_options *opts, errata_format fmt, char **out,
+                              size_t *count, size_t *problems, errata_error *err)
 {
     *out = NULL;
     if (!db || !env)
         return set_error(err, ERRATA_ERR_ARG, "check needs an index and an environment");
-    if (fmt == ERRATA_FORMAT_HTML || (unsigned)fmt > ERRATA_FORMAT_SARIF)
+    if (fmt != ERRATA_FORMAT_TEXT && fmt != ERRATA_FORMAT_JSON && fmt != ERRATA_FORMAT_MARKDOWN &&
+        fmt != ERRATA_FORMAT_SARIF)
         return set_error(err, ERRATA_ERR_ARG, "check writes text, JSON, Markdown or SARIF");
+    const char *fail_on = opts && opts->fail_on ? opts->fail_on : NULL;
+    static const record none = {.category = ""};
+    if (fail_on && record_in_list(&none, fail_on) < 0)
+        return set_error(err, ERRATA_ERR_ARG, "'%s': give categories (dependency_error, "
+                         "runtime_error, …) or any, separated by commas", fail_on);
     exposure *v = calloc(db->n ? db->n : 1, sizeof *v);
     if (!v)
         return set_error(err, ERRATA_ERR_NOMEM, "out of memory");
-    size_t n = 0;
+    size_t n = 0, n_problems = 0;
     errata_code rc = ERRATA_OK;
     for (size_t i = 0; i < db->n && rc == ERRATA_OK; i++) {
         const record *r = db_record(db, i, err);
@@ -173,22 +211,28 @@ errata_code errata_check(errata_db *db, const errata_env *env, errata_format fmt
             rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
             break;
         }
-        if (a.state == ERRATA_APPLICABILITY_APPLIES)
-            v[n++] = (exposure){r, a};
-        else
+        if (a.state == ERRATA_APPLICABILITY_APPLIES) {
+            bool problem = fail_on && record_in_list(r, fail_on) == 1;
+            n_problems += problem;
+            v[n++] = (exposure){r, a, problem};
+        } else {
             applicability_clear(&a);
+        }
     }
     if (rc == ERRATA_OK) {
         if (n > 1)
             qsort(v, n, sizeof *v, cmp_exposure);
+        errata_lang lang = opts ? opts->lang : ERRATA_LANG_EN;
         *out = fmt == ERRATA_FORMAT_JSON    ? render_json(v, n, &env->e)
-               : fmt == ERRATA_FORMAT_SARIF ? render_sarif(v, n)
+               : fmt == ERRATA_FORMAT_SARIF ? render_sarif(v, n, first_file(&env->e))
                                            : render_text(v, n, &env->e,
-                                                         fmt == ERRATA_FORMAT_MARKDOWN);
+                                                         fmt == ERRATA_FORMAT_MARKDOWN, lang);
         if (!*out)
             rc = set_error(err, ERRATA_ERR_NOMEM, "out of memory");
         if (count)
             *count = n;
+        if (problems)
+            *problems = n_problems;
     }
     for (size_t i = 0; i < n; i++)
         applicability_clear(&v[i].app);

@@ -116,6 +116,11 @@ bool record_equal(const record *a, const record *b);
  * when it says; otherwise true for category network_error only. */
 bool record_is_transient(const record *r);
 
+/* Whether r falls under list, comma-separated categories and the words "any", "transient"
+ * and "defect" (not transient), as --fail-on takes them: 1 or 0, -1 when the list has an
+ * empty or malformed item (anything but lowercase letters, digits and '_'). */
+int record_in_list(const record *r, const char *list);
+
 /* The index of the workaround shown k-th (from 0): by success rate, best first, equal rates in
  * the author's order. Every surface shows workarounds in this order and numbers them from 1.
  * Quadratic without allocating; a record has a handful of workarounds. */

@@ -63,6 +63,34 @@ bool record_is_transient(const record *r)
 
 int errata_record_transient(const errata_record *r) { return record_is_transient(r); }
 
+static bool item_names(const char *item, size_t n, const record *r)
+{
+    if (n == 3 && memcmp(item, "any", 3) == 0)
+        return true;
+    if (n == 9 && memcmp(item, "transient", 9) == 0)
+        return record_is_transient(r);
+    if (n == 6 && memcmp(item, "defect", 6) == 0)
+        return !record_is_transient(r);
+    return strlen(r->category) == n && memcmp(r->category, item, n) == 0;
+}
+
+int record_in_list(const record *r, const char *list)
+{
+    int found = 0;
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        for (size_t i = 0; i < n; i++)
+            if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' || (p[i] >= '0' && p[i] <= '9')))
+                return -1;
+        if (n == 0)
+            return -1;
+        found = found || item_names(p, n, r);
+        if (!p[n])
+            return found;
+        p += n + 1;
+    }
+}
+
 size_t record_workaround_at(const record *r, size_t k)
 {
     for (size_t i = 0; i < r->n_workarounds; i++)

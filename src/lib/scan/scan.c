@@ -672,39 +672,21 @@ int errata_scan_retryable(const errata_scan *s)
     return 1;
 }
 
-/* Whether the list item item[0, n) names f: its category, or one of the words. */
-static bool item_names(const char *item, size_t n, const errata_finding *f)
-{
-    const record *r = f->m->rec;
-    if (n == 3 && memcmp(item, "any", 3) == 0)
-        return true;
-    if (n == 9 && memcmp(item, "transient", 9) == 0)
-        return record_is_transient(r);
-    if (n == 6 && memcmp(item, "defect", 6) == 0)
-        return !record_is_transient(r);
-    return strlen(r->category) == n && memcmp(r->category, item, n) == 0;
-}
+static const char FAIL_ON_HINT[] =
+    "give categories (network_error, build_error, …) or transient, defect, any, separated by "
+    "commas";
 
 int errata_scan_fails_on(const errata_scan *s, const char *fail_on, errata_error *err)
 {
     if (!s || !fail_on)
         return set_error(err, ERRATA_ERR_ARG, "no scan or list given"), -1;
-    int found = 0;
-    for (const char *p = fail_on;;) {
-        size_t n = strcspn(p, ",");
-        for (size_t i = 0; i < n; i++)
-            if (!((p[i] >= 'a' && p[i] <= 'z') || p[i] == '_' || (p[i] >= '0' && p[i] <= '9')))
-                n = 0; /* malformed: reported below */
-        if (n == 0)
-            return set_error(err, ERRATA_ERR_ARG,
-                             "'%s': give categories (network_error, build_error, …) or transient, "
-                             "defect, any, separated by commas", fail_on), -1;
-        for (size_t i = 0; i < s->n_f && !found; i++)
-            found = item_names(p, n, s->f[i]);
-        if (!p[n])
-            return found;
-        p += n + 1;
-    }
+    static const record none = {.category = "", .transient = 0};
+    if (record_in_list(&none, fail_on) < 0) /* the list is checked once, findings or not */
+        return set_error(err, ERRATA_ERR_ARG, "'%s': %s", fail_on, FAIL_ON_HINT), -1;
+    for (size_t i = 0; i < s->n_f; i++)
+        if (record_in_list(s->f[i]->m->rec, fail_on) == 1)
+            return 1;
+    return 0;
 }
 
 size_t errata_scan_warning_count(const errata_scan *s) { return s ? s->n_warnings : 0; }
