@@ -96,6 +96,7 @@ for lib in $(for b in "$errata" "$errata_serve"; do readelf -dW "$b" | sed -n 's
     [ -n "$pkg" ] || pkg=$(dpkg -S "$path" 2>/dev/null | head -1 | cut -d: -f1)
     case $pkg in
     libc6) continue ;;
+    libasan*|libubsan*|liblsan*|libtsan*) continue ;; # a sanitizer build's runtimes, not Errata's
     libhyperscan5|libvectorscan5) grep -q 'libhyperscan5' <<<"$final" && grep -q 'libvectorscan5' <<<"$final" && continue ;;
     '') bad+="$lib: no Debian package owns it"$'\n'; continue ;;
     esac

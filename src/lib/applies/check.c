@@ -57,9 +57,9 @@ static char *render_text(const exposure *v, size_t n, const environment *env, bo
     strbuf sb;
     sb_init(&sb);
     if (n == 0)
-        sb_printf(&sb, L->check_none_fmt, env->n);
+        sb_printf(&sb, L->check_none_fmt, env->n, env->n == 1 ? "" : "s");
     else
-        sb_printf(&sb, L->check_some_fmt, n, env->n);
+        sb_printf(&sb, L->check_some_fmt, n, n == 1 ? "" : "s", env->n, env->n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++) {
         const record *r = v[i].rec;
         const char *sig = zh && r->signature_zh ? r->signature_zh : r->signature;

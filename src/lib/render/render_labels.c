@@ -19,10 +19,10 @@ static const labels RENDER_EN = {"Root cause", "Dead ends (do not try)", "Workar
                           "Open the record page", "Matched line %zu", "Records that contain these words:",
                           "No record contains these words.", "The chain of errors",
                           "confidence", "fix rate", "resolvable",
-                          "%zu known error(s) can happen with the versions in this environment "
-                          "(%zu package(s)):\n",
+                          "%zu known error%s can happen with the versions in this environment "
+                          "(%zu package%s):\n",
                           "No known error depends on the versions in this environment (%zu "
-                          "package(s)).\n",
+                          "package%s).\n",
                           "because", "first try"};
 static const labels RENDER_ZH = {"根本原因", "死胡同（不要尝试）", "解决方法（请尝试）", "失败原因",
                           "做法", "适用条件", "涉及的版本", "操作系统说明", "文档", "可信度",
@@ -35,8 +35,8 @@ static const labels RENDER_ZH = {"根本原因", "死胡同（不要尝试）", 
                           "来源",
                           "打开记录页面", "匹配第 %zu 行", "包含这些词的记录：", "没有记录包含这些词。",
                           "错误链", "置信度", "修复率", "可解决",
-                          "此环境中的版本可能出现 %zu 个已知错误（共 %zu 个包）：\n",
-                          "此环境中的版本（共 %zu 个包）不涉及任何已知错误。\n",
+                          "此环境中的版本可能出现 %zu%.0s 个已知错误（共 %zu%.0s 个包）：\n",
+                          "此环境中的版本（共 %zu%.0s 个包）不涉及任何已知错误。\n",
                           "原因", "首先尝试"};
 
 const labels *render_labels(errata_lang lang) { return lang == ERRATA_LANG_ZH ? &RENDER_ZH : &RENDER_EN; }

@@ -20,8 +20,9 @@ typedef struct {
      * its number), a search's hits and their absence, the chain picture's name */
     const char *record_page, *matched_fmt, *hits, *no_hits, *chain;
     const char *confidence, *fix_rate, *resolvable; /* after the trust tier */
-    /* errata check: printf formats of its heading (exposures, packages) and of none found
-     * (packages), and the words before an exposure's reason and its first workaround */
+    /* errata check: printf formats of its heading (exposures, "s" or "", packages, "s" or "")
+     * and of none found (packages, "s" or ""), and the words before an exposure's reason and
+     * its first workaround */
     const char *check_some_fmt, *check_none_fmt, *because, *first_try;
 } labels;
 
