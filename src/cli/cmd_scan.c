@@ -95,8 +95,15 @@ static errata_code follow(errata_scan *s, FILE *in, errata_error *err)
     return rc;
 }
 
-static int scan_one(errata_db *db, const errata_env *env, FILE *in, bool following, scan_cli *c,
-                    errata_scan **out)
+/* A scan error names the input, as every error names its place. */
+static int report_input(const char *name, const errata_error *err)
+{
+    cli_error("%s: %s", name, err->message);
+    return EXIT_TROUBLE;
+}
+
+static int scan_one(errata_db *db, const errata_env *env, FILE *in, const char *name,
+                    bool following, scan_cli *c, errata_scan **out)
 {
     errata_scan_options so = {.env = env, .on_finding = on_finding, .on_progress = on_progress,
                               .ctx = c};
@@ -112,7 +119,7 @@ static int scan_one(errata_db *db, const errata_env *env, FILE *in, bool followi
         rc = errata_scan_finish(s, &err);
     if (rc != ERRATA_OK) {
         errata_scan_free(s);
-        return cli_report(&err);
+        return report_input(name, &err);
     }
     *out = s;
     return EXIT_MATCH;
@@ -228,7 +235,7 @@ int cmd_scan(int argc, char **argv, cli_common *common)
             fputs("errata: reading a log from stdin (end with Ctrl-D)\n", stderr);
         c.source = is_stdin ? c.source : name;
         errata_scan *s = NULL;
-        int rc = scan_one(db, env, in, following, &c, &s);
+        int rc = scan_one(db, env, in, is_stdin ? "stdin" : name, following, &c, &s);
         if (!is_stdin)
             fclose(in);
         if (rc != EXIT_MATCH) {

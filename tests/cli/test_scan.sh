@@ -91,6 +91,8 @@ run 0 "two files as SARIF" -- "$ERRATA" scan --sarif "$T/ci.log" "$T/benign.log"
 json_is "$T/out" '.runs | length' 2 "one run a file"
 run 2 "a missing file" -- "$ERRATA" scan "$T/nope.log"
 has "$T/err" "nope.log" "names the file"
+run 2 "a directory" -- "$ERRATA" scan "$T/proj"
+has "$T/err" "$T/proj: reading the input failed: Is a directory" "names it and says why"
 run 2 "two formats at once" -- "$ERRATA" scan --json --sarif "$T/ci.log"
 
 # --follow: a finding written to a growing log is reported while errata still waits; Ctrl-C
