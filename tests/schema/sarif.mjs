@@ -81,6 +81,12 @@ const stdin = run(['--db', db, 'scan', '--sarif', '--source', 'ci.log'], { input
 const sd = checkDoc('scan --sarif of stdin', stdin.stdout, { minResults: 1 });
 if (sd) ok(sd.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri === 'ci.log', 'stdin: located at --source');
 checkDoc('scan --sarif of a benign log', run(['--db', db, 'scan', '--sarif', join(T, 'benign.log')]).stdout);
+// A file name with a space and a '#': a URI reference must have them percent-encoded.
+writeFileSync(join(T, 'build log #1.txt'), logs['python.log']);
+const spaced = checkDoc('scan --sarif of "build log #1.txt"',
+  run(['--db', db, 'scan', '--sarif', join(T, 'build log #1.txt')]).stdout, { minResults: 1 });
+if (spaced) ok(spaced.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri.endsWith('build%20log%20%231.txt'),
+  'the name is percent-encoded in the uri');
 // errata run --sarif --report
 const rep = join(T, 'run.sarif');
 run(['--db', db, 'run', '--sarif', '--report', rep, '--', 'python3', '-c', 'import no_such_module_errata']);

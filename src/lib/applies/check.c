@@ -14,6 +14,7 @@
 #include "error.h"
 #include "render_labels.h"
 #include "strbuf.h"
+#include "uri.h"
 
 typedef struct {
     const record *rec;
@@ -146,8 +147,12 @@ static char *render_sarif(const exposure *v, size_t n, const char *fallback_uri)
                                    (json_int_t)i, "level", level, "message", "text",
                                    msg.buf ? msg.buf : "");
         sb_free(&msg);
-        json_t *phys = json_pack("{s:{s:s}, s:{s:i}}", "artifactLocation", "uri", path, "region",
-                                 "startLine", line > 0 ? line : 1);
+        strbuf uri;
+        sb_init(&uri);
+        uri_escape_path(&uri, path);
+        json_t *phys = json_pack("{s:{s:s}, s:{s:i}}", "artifactLocation", "uri",
+                                 uri.buf ? uri.buf : "", "region", "startLine", line > 0 ? line : 1);
+        sb_free(&uri);
         json_object_set_new(result, "locations", json_pack("[{s:o}]", "physicalLocation", phys));
         json_array_append_new(results, result);
     }

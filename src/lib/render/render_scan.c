@@ -16,6 +16,7 @@
 #include "render.h"
 #include "scan.h"
 #include "strbuf.h"
+#include "uri.h"
 
 static const char *source_or_default(const char *source)
 {
@@ -222,6 +223,9 @@ static json_t *sarif_rule(const errata_finding *f)
 
 static char *scan_sarif(const errata_scan *s, const char *source)
 {
+    strbuf uri;
+    sb_init(&uri);
+    uri_escape_path(&uri, source_or_default(source));
     json_t *rules = json_array(), *results = json_array();
     for (size_t i = 0; i < errata_scan_findings(s); i++) {
         const errata_finding *f = errata_scan_finding(s, i);
@@ -242,7 +246,7 @@ static char *scan_sarif(const errata_scan *s, const char *source)
             f->m->rec->id, "ruleIndex", (json_int_t)i, "level",
             strstr(f->m->rec->category, "warning") ? "warning" : "error", "message", "text",
             msg.buf ? msg.buf : "", "locations", "physicalLocation", "artifactLocation", "uri",
-            source_or_default(source), "region", region, "properties", "occurrences",
+            uri.buf ? uri.buf : "", "region", region, "properties", "occurrences",
             (json_int_t)f->occurrences, "firstLine", (json_int_t)f->first_line, "lastLine",
             (json_int_t)f->last_line);
         json_array_append_new(results, result);
@@ -256,6 +260,7 @@ static char *scan_sarif(const errata_scan *s, const char *source)
                              "rules", rules, "results", results);
     char *out = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
     json_decref(root);
+    sb_free(&uri);
     return out;
 }
 
